@@ -71,6 +71,7 @@ static bool record_calibration(const char *clock_plugin, const char *runtime_lib
   free(env);
   struct session_end_report report = {0};
   bool ended = session_end(session, &report, &serr) == SESSION_OK;
+  session_free(session);
   if (ls != LAUNCH_OK)
     snprintf(why, why_size, "%s", env ? lerr.message : "out of memory");
   else if (!ended)

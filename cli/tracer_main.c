@@ -195,6 +195,12 @@ static char *exe_dir(void) {
 }
 
 static char *find_library(const char *backend) {
+  const char *path_dir = backends_path_dir(backend); /* a backend of TRACER_BACKEND_PATH */
+  if (path_dir) {
+    char path[PATH_MAX], resolved[PATH_MAX];
+    snprintf(path, sizeof path, "%s/libtracer_%s.so", path_dir, backend);
+    return access(path, R_OK) == 0 && realpath(path, resolved) ? strdup(resolved) : NULL;
+  }
   char *dir = exe_dir();
   const char *subdirs[] = {"../" TRACER_LIB_SUBDIR, "../lib"};
   char *found = NULL;
@@ -443,12 +449,12 @@ static char **event_patterns(const struct options *o, char **backends, size_t n)
       p[k++] = strdup(buf);
       break;
     case MODE_DEFAULT:
-      /* Every function's own event F, but neither `call` nor F_full (session.h). */
-      snprintf(buf, sizeof buf, "lttng_ust_%s:*!lttng_ust_%s:call,lttng_ust_%s:*_full", b, b, b);
+      /* Every function's own event F, but neither `call` nor F__full (session.h). */
+      snprintf(buf, sizeof buf, "lttng_ust_%s:*!lttng_ust_%s:call,lttng_ust_%s:*__full", b, b, b);
       p[k++] = strdup(buf);
       break;
     case MODE_FULL:
-      snprintf(buf, sizeof buf, "lttng_ust_%s:*_full", b);
+      snprintf(buf, sizeof buf, "lttng_ust_%s:*__full", b);
       p[k++] = strdup(buf);
       break;
     }
@@ -514,7 +520,7 @@ static void pick_symbol_groups(const struct options *o, char **names, char **lib
 static int select_backends(const struct options *o, char ***names, char ***libs, size_t *n) {
   size_t total = backends_count();
   *names = calloc(total + 1, sizeof **names);
-  *libs = calloc(total + 1, sizeof **libs);
+  *libs = calloc(total + 2, sizeof **libs); /* room for the runtime (preload_runtime_first) */
   *n = 0;
   if (!*names || !*libs)
     return -1;
@@ -533,7 +539,9 @@ static int select_backends(const struct options *o, char ***names, char ***libs,
     }
     char *lib = find_library(b);
     if (!lib) {
-      error("Cannot find the %s interposer (libtracer_%s.so next to the tracer)", b, b);
+      error("Cannot find the %s interposer (libtracer_%s.so next to the tracer or on "
+            "TRACER_BACKEND_PATH)",
+            b, b);
       return -1;
     }
     (*names)[*n] = strdup(b);
@@ -552,6 +560,20 @@ static int select_backends(const struct options *o, char ***names, char ***libs,
     free(copy);
   }
   return 0;
+}
+
+/* The runtime comes first in LD_PRELOAD when any interposer is preloaded: its dlsym
+ * (runtime/tracer_wrappers.c) must precede the C library's, so that functions an app
+ * resolves on a handle of a library it dlopen'd are traced too. libs has room for it. */
+static void preload_runtime_first(char **libs) {
+  size_t count = 0;
+  while (libs[count])
+    count++;
+  char *runtime = count ? find_library("runtime") : NULL;
+  if (!runtime)
+    return;
+  memmove(libs + 1, libs, (count + 1) * sizeof *libs);
+  libs[0] = runtime;
 }
 
 /* Backends whose library the API's own library loads (a collector or tool) are not
@@ -672,6 +694,7 @@ static int run(const struct options *o) {
   if (app_env && fork_env)
     app_env[env_count++] = fork_env;
   char **collectors = collector_environment(o, names, libs, n);
+  preload_runtime_first(libs);
   for (size_t i = 0; app_env && collectors && collectors[i]; i++)
     app_env[env_count++] = collectors[i];
   if (app_env && o->start_paused)
@@ -931,6 +954,7 @@ int main(int argc, char **argv) {
   struct options o = {.mode = MODE_DEFAULT};
   session_set_hang_handler(on_daemon_hang);
   int c;
+  backends_load_path(); /* before --help lists the backends */
   /* '+': options end at the app's name, so the app's own options stay its own. */
   while ((c = getopt_long(argc, argv, "+tjo:m:b:e:r::l::qhV", longopts, NULL)) != -1) {
     switch (c) {

@@ -138,6 +138,25 @@ static void decl_into(CXType t, const char *inner, unsigned elem_quals, struct s
   }
   default: {
     char *leaf = clang_string_take(clang_getTypeSpelling(t));
+    /* `typedef struct {...} img, *imgp;`: clang spells imgp's pointee "struct img", a
+     * tag C does not have. An untagged record or enum is spelled by its typedef name. */
+    CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(t));
+    enum CXCursorKind dk = clang_getCursorKind(decl);
+    if (dk == CXCursor_StructDecl || dk == CXCursor_UnionDecl || dk == CXCursor_EnumDecl) {
+      char *named = clang_decl_type_name(decl);
+      const char *bare = leaf;
+      while (str_starts_with(bare, "const ") || str_starts_with(bare, "volatile "))
+        bare = strchr(bare, ' ') + 1;
+      const char *space = strchr(bare, ' ');
+      if (!strchr(named, ' ') && space && strcmp(space + 1, named) == 0 &&
+          (str_starts_with(bare, "struct ") || str_starts_with(bare, "union ") ||
+           str_starts_with(bare, "enum "))) {
+        char *fixed = xasprintf("%.*s%s", (int)(bare - leaf), leaf, named);
+        free(leaf);
+        leaf = fixed;
+      }
+      free(named);
+    }
     if ((elem_quals & ELEM_CONST) && !is_const)
       strbuf_add(out, "const ");
     if ((elem_quals & ELEM_VOLATILE) && !is_volatile)

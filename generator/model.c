@@ -98,6 +98,16 @@ void model_free(struct model *m) {
     free(f->prototype);
     model_type_free(f->result);
     free_params(&f->params);
+    if (f->status) {
+      free(f->status->param);
+      for (size_t k = 0; k < f->status->success.len; k++)
+        free(f->status->success.items[k]);
+      for (size_t k = 0; k < f->status->not_ready.len; k++)
+        free(f->status->not_ready.items[k]);
+      ptrvec_free(&f->status->success);
+      ptrvec_free(&f->status->not_ready);
+      free(f->status);
+    }
     free(f);
   }
   ptrvec_free(&m->functions);
@@ -143,4 +153,12 @@ void model_free(struct model *m) {
     free(c);
   }
   ptrvec_free(&m->constants);
+  for (size_t i = 0; i < m->runtime_macros.len; i++) {
+    struct model_runtime_macro *r = m->runtime_macros.items[i];
+    free(r->name);
+    free(r->definition);
+    free(r->header);
+    free(r);
+  }
+  ptrvec_free(&m->runtime_macros);
 }

@@ -64,6 +64,13 @@ struct model_param {
   enum model_source optional_from;
 };
 
+/* A call's status and which of its values are not errors (the spec's trace.status). */
+struct model_status {
+  char *param;              /* the out-param that carries it; NULL: the result */
+  struct ptrvec success;    /* int64_t*: values that mean success */
+  struct ptrvec not_ready;  /* int64_t*: values that mean "not ready yet", not an error */
+};
+
 struct model_function {
   char *name;
   char *header;    /* the header that declares it, as the include line names it */
@@ -72,6 +79,9 @@ struct model_function {
   struct ptrvec params; /* struct model_param* */
   bool variadic;
   bool has_prototype;   /* false for K&R-style `f()` */
+  bool has_macro;       /* a function-like macro of the same name hides it from callers
+                           (zlib's gzgetc): code defining it writes `(name)(...)` */
+  struct model_status *status; /* traced backends: the call's status; NULL when it has none */
 };
 
 /* A typedef of a function pointer type, e.g. ze_pfnInit_t or a callback type. */
@@ -136,6 +146,16 @@ struct model_constant {
   char *definition; /* the macro's replacement text as written */
 };
 
+/* A selected macro whose value is only known at run time: a function call, or a call and
+ * a global in one comma expression (a library that initializes itself on first use). It
+ * is no constant, so the model notes it instead. */
+struct model_runtime_macro {
+  char *name;
+  char *definition; /* the replacement text as written */
+  char *header;     /* as an #include names it */
+  unsigned line;
+};
+
 struct model {
   char *backend, *description, *spec_path;
   char *library, *collector; /* exactly one is set */
@@ -146,6 +166,7 @@ struct model {
   struct ptrvec enums;             /* struct model_enum* */
   struct ptrvec records;           /* struct model_record* */
   struct ptrvec constants;         /* struct model_constant* */
+  struct ptrvec runtime_macros;    /* struct model_runtime_macro*: left out of constants */
 };
 
 void model_type_free(struct model_type *t);

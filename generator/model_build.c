@@ -6,6 +6,7 @@
 
 #include "clang_type.h"
 #include "model_constants.h"
+#include "model_status.h"
 #include "model_roles.h"
 #include "translation_unit.h"
 
@@ -21,6 +22,7 @@ struct builder {
   struct strset functions;  /* function names already modelled */
   struct ptrvec worklist;   /* CXCursor*: selected types whose dependencies are pending */
   struct ptrvec macros;     /* CXCursor*: candidate constants, in header order */
+  struct strset function_macros; /* names of the API's function-like macros */
   int status;
 };
 
@@ -162,9 +164,14 @@ static enum CXChildVisitResult select_visit(CXCursor c, CXCursor parent, CXClien
     if (k == CXCursor_StructDecl || k == CXCursor_UnionDecl)
       clang_visitChildren(c, select_visit, b); /* named records nested in records */
   } else if (k == CXCursor_MacroDefinition) {
-    if (clang_Cursor_isMacroFunctionLike(c) || clang_Cursor_isMacroBuiltin(c) ||
-        !cursor_in_api(b, c))
+    if (clang_Cursor_isMacroBuiltin(c) || !cursor_in_api(b, c))
       return CXChildVisit_Continue;
+    if (clang_Cursor_isMacroFunctionLike(c)) {
+      char *name = clang_string_take(clang_getCursorSpelling(c));
+      strset_add(&b->function_macros, name);
+      free(name);
+      return CXChildVisit_Continue;
+    }
     char *name = clang_string_take(clang_getCursorSpelling(c));
     if (spec_patterns_match((struct ptrvec *)&b->spec->constants, name) &&
         !spec_patterns_match((struct ptrvec *)&b->spec->exclude_constants, name)) {
@@ -499,6 +506,10 @@ int model_build(const struct spec *s, struct model *m, struct diag *d) {
     close_over_dependencies(&b);
     clang_visitChildren(root, emit_visit, &b);
     clang_visitChildren(root, opaque_visit, &b);
+    for (size_t i = 0; i < m->functions.len; i++) {
+      struct model_function *f = m->functions.items[i];
+      f->has_macro = strset_has(&b.function_macros, f->name);
+    }
     rc |= check_patterns(&b, &s->functions, "select.functions");
     rc |= check_patterns(&b, &s->types, "select.types");
     rc |= check_patterns(&b, &s->constants, "select.constants");
@@ -511,6 +522,8 @@ int model_build(const struct spec *s, struct model *m, struct diag *d) {
       status = APIGEN_EXIT_SPEC;
     else if (model_constants_build(m, index, &b.cfg, b.tu, &b.macros, d))
       status = APIGEN_EXIT_MODEL;
+    else if (model_status_apply(m, (struct spec *)s, d))
+      status = APIGEN_EXIT_SPEC;
   }
   for (size_t i = 0; i < b.worklist.len; i++)
     free(b.worklist.items[i]);
@@ -521,6 +534,7 @@ int model_build(const struct spec *s, struct model *m, struct diag *d) {
   strset_free(&b.selected);
   strset_free(&b.emitted);
   strset_free(&b.functions);
+  strset_free(&b.function_macros);
   if (b.tu)
     clang_disposeTranslationUnit(b.tu);
   clang_disposeIndex(index);

@@ -11,6 +11,9 @@ struct candidate {
   char *definition; /* replacement text, whitespace collapsed */
   bool is_string;   /* every token is a string literal (or a paren) */
   bool rejected;    /* does not compile as a value */
+  bool runtime;     /* compiles, but its value is known only at run time */
+  char *file;       /* where the macro is defined */
+  unsigned line;
 };
 
 /* The replacement text and whether it is made of string literals only. */
@@ -69,23 +72,32 @@ static unsigned first_probe_line(const struct tu_config *cfg) {
   return lines + 1;
 }
 
+/* Drops every candidate whose probe line has an error, noting those whose value exists
+ * only at run time. Errors on no candidate's line (inside a header, say) are reported,
+ * located at the header line clang names, when `report` is set. */
 static int reject_failing(CXTranslationUnit tu, struct candidate *cands, size_t n,
-                          unsigned first_line) {
+                          unsigned first_line, bool report, struct diag *d) {
   int rejected = 0;
   unsigned count = clang_getNumDiagnostics(tu);
   for (unsigned i = 0; i < count; i++) {
     CXDiagnostic diag = clang_getDiagnostic(tu, i);
     if (clang_getDiagnosticSeverity(diag) >= CXDiagnostic_Error) {
       CXFile file;
-      unsigned line;
+      unsigned line, column;
       /* Errors inside macro expansions are reported where the macro was used. */
-      clang_getExpansionLocation(clang_getDiagnosticLocation(diag), &file, &line, NULL, NULL);
+      clang_getExpansionLocation(clang_getDiagnosticLocation(diag), &file, &line, &column, NULL);
       char *name = file ? clang_string_take_plain(clang_getFileName(file)) : xstrdup("");
-      if (strcmp(name, TU_MAIN_NAME) == 0 && line >= first_line && line - first_line < n &&
-          !cands[line - first_line].rejected) {
-        cands[line - first_line].rejected = true;
+      char *msg = clang_string_take_plain(clang_getDiagnosticSpelling(diag));
+      bool mine = strcmp(name, TU_MAIN_NAME) == 0 && line >= first_line && line - first_line < n;
+      if (mine && !cands[line - first_line].rejected) {
+        struct candidate *c = &cands[line - first_line];
+        c->rejected = true;
+        c->runtime = strstr(msg, "not a compile-time constant") != NULL;
         rejected++;
+      } else if (!mine && report) {
+        diag_error_at(d, name, line, column, "Cannot evaluate constants: %s", msg);
       }
+      free(msg);
       free(name);
     }
     clang_disposeDiagnostic(diag);
@@ -165,6 +177,7 @@ int model_constants_build(struct model *m, CXIndex index, const struct tu_config
   for (size_t i = 0; i < n; i++) {
     CXCursor mc = *(CXCursor *)macros->items[i];
     cands[i].name = clang_string_take_plain(clang_getCursorSpelling(mc));
+    cands[i].file = tu_cursor_file(mc, &cands[i].line, NULL);
     read_definition(tu, mc, &cands[i]);
     /* Empty macros (guards, attributes) and redefinitions are not values. */
     if (!*cands[i].definition || !strset_add(&seen, cands[i].name))
@@ -174,20 +187,42 @@ int model_constants_build(struct model *m, CXIndex index, const struct tu_config
   unsigned first_line = first_probe_line(cfg);
   CXTranslationUnit probe = NULL;
   int rc = 0;
-  for (int attempt = 0; attempt < 4; attempt++) {
+  /* Each pass drops at least one failing candidate, so n + 1 passes always suffice. */
+  for (size_t attempt = 0; attempt <= n; attempt++) {
     char *source = probe_source(cands, n);
     rc = tu_parse(index, cfg, source, false, &probe, d);
     free(source);
     if (rc)
       break;
-    if (reject_failing(probe, cands, n, first_line) == 0)
+    int dropped = reject_failing(probe, cands, n, first_line, false, d);
+    if (dropped == 0 && clang_getNumDiagnostics(probe) > 0) {
+      /* Errors that no candidate's line explains: name each where clang found it. */
+      size_t before = d->count;
+      reject_failing(probe, cands, n, first_line, true, d);
+      if (d->count > before)
+        rc = diag_error(d, "Cannot evaluate constants: backend=%s", m->backend);
+    }
+    if (dropped == 0)
       break;
     clang_disposeTranslationUnit(probe);
     probe = NULL;
   }
+  if (rc && probe) {
+    clang_disposeTranslationUnit(probe);
+    probe = NULL;
+  }
   if (rc == 0 && !probe)
-    rc = diag_error(d, "Cannot evaluate constants: backend=%s (errors remain after 4 passes)",
-                    m->backend);
+    rc = diag_error(d, "Cannot evaluate constants: backend=%s", m->backend);
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    if (!cands[i].runtime)
+      continue;
+    struct model_runtime_macro *r = xcalloc(1, sizeof *r);
+    r->name = xstrdup(cands[i].name);
+    r->definition = xstrdup(cands[i].definition);
+    r->header = tu_include_name(cfg, cands[i].file);
+    r->line = cands[i].line;
+    ptrvec_push(&m->runtime_macros, r);
+  }
   if (probe) {
     struct eval_walk w = {m, cands, n};
     clang_visitChildren(clang_getTranslationUnitCursor(probe), eval_visit, &w);
@@ -196,6 +231,7 @@ int model_constants_build(struct model *m, CXIndex index, const struct tu_config
   for (size_t i = 0; i < n; i++) {
     free(cands[i].name);
     free(cands[i].definition);
+    free(cands[i].file);
   }
   free(cands);
   return rc;

@@ -158,6 +158,29 @@ static void write_params(struct writer *w, const struct ptrvec *params, bool wit
   seq_end(w);
 }
 
+static void write_values(struct writer *w, const char *k, const struct ptrvec *values) {
+  scalar(w, k);
+  seq_start(w, true);
+  for (size_t i = 0; i < values->len; i++) {
+    char *v = xasprintf("%" PRId64, *(const int64_t *)values->items[i]);
+    scalar(w, v);
+    free(v);
+  }
+  seq_end(w);
+}
+
+/* status: {from: result | param, param: NAME, success: [..], not_ready: [..]} */
+static void write_status(struct writer *w, const struct model_status *st) {
+  scalar(w, "status");
+  map_start(w, true);
+  key_string(w, "from", st->param ? "param" : "result");
+  if (st->param)
+    key_string(w, "param", st->param);
+  write_values(w, "success", &st->success);
+  write_values(w, "not_ready", &st->not_ready);
+  map_end(w);
+}
+
 static void write_functions(struct writer *w, const struct model *m) {
   scalar(w, "functions");
   seq_start(w, m->functions.len == 0);
@@ -175,7 +198,11 @@ static void write_functions(struct writer *w, const struct model *m) {
       scalar(w, "prototyped");
       scalar(w, "false");
     }
+    if (f->has_macro)
+      key_true(w, "macro");
     write_params(w, &f->params, true);
+    if (f->status)
+      write_status(w, f->status);
     map_end(w);
   }
   seq_end(w);
@@ -326,6 +353,24 @@ static void write_constants(struct writer *w, const struct model *m) {
   seq_end(w);
 }
 
+/* Written only when there are some, so models of other APIs keep their shape. */
+static void write_runtime_macros(struct writer *w, const struct model *m) {
+  if (m->runtime_macros.len == 0)
+    return;
+  scalar(w, "runtime_macros");
+  seq_start(w, false);
+  for (size_t i = 0; i < m->runtime_macros.len; i++) {
+    const struct model_runtime_macro *r = m->runtime_macros.items[i];
+    map_start(w, true);
+    key_string(w, "name", r->name);
+    key_string(w, "definition", r->definition);
+    key_string(w, "header", r->header);
+    key_int(w, "line", r->line);
+    map_end(w);
+  }
+  seq_end(w);
+}
+
 static void write_counts(struct writer *w, const struct model *m) {
   scalar(w, "counts");
   map_start(w, true);
@@ -376,6 +421,7 @@ char *model_write_yaml(const struct model *m, struct diag *d) {
   write_enums(&w, m);
   write_records(&w, m);
   write_constants(&w, m);
+  write_runtime_macros(&w, m);
   map_end(&w);
   yaml_document_end_event_initialize(&ev, 1);
   emit(&w, &ev);

@@ -25,6 +25,22 @@ static int is_template(const struct dirent *e) {
   return n > 5 && strcmp(e->d_name + n - 5, ".tmpl") == 0;
 }
 
+/* mkdir -p: the output folder and any parent it lacks (--output a/b/cuda). */
+static int make_folder(const char *path) {
+  char *p = xstrdup(path);
+  int rc = 0;
+  for (char *s = p + 1; *s && rc == 0; s++)
+    if (*s == '/') {
+      *s = '\0';
+      rc = mkdir(p, 0777) != 0 && errno != EEXIST ? -1 : 0;
+      *s = '/';
+    }
+  if (rc == 0)
+    rc = mkdir(p, 0777) != 0 && errno != EEXIST ? -1 : 0;
+  free(p);
+  return rc;
+}
+
 /* The templates a spec names (trace.templates, e.g. "tools/collector.c"), as directory
  * entries of their own so the loop below treats both cases alike. */
 static int named_templates(const struct spec *s, struct dirent ***entries) {
@@ -83,7 +99,7 @@ int render_backend(const struct model *m, const struct spec *s, const char *temp
     free(text);
     free(path);
   }
-  if (rc == 0 && mkdir(outdir, 0777) != 0 && errno != EEXIST)
+  if (rc == 0 && make_folder(outdir) != 0)
     rc = diag_error(d, "Cannot create output folder: path=%s: %s", outdir, strerror(errno));
   for (int i = 0; i < n && rc == 0; i++)
     if (write_file_atomic(outputs[i].path, outputs[i].text, strlen(outputs[i].text)))

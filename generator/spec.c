@@ -24,7 +24,9 @@ static const char *const fortran_keys[] = {"library", "integer", "handles", "abs
 static const char *const message_keys[] = {"kind", "count", "datatype", "peer", "tag",
                                            "comm", "request", NULL};
 static const char *const call_keys[] = {"meaning", "bytes", NULL};
-static const char *const status_keys[] = {"type", "success", "params", "names", NULL};
+static const char *const status_keys[] = {"type",      "success", "params", "names", "not_ready",
+                                          "functions", "exclude", "rules",  NULL};
+static const char *const status_rule_keys[] = {"success", "not_ready", NULL};
 static const char *const command_keys[] = {"kind",       "queue",     "kernel", "bytes",
                                            "completion", "direction", NULL};
 static const char *const select_keys[] = {"functions", "types", "constants", NULL};
@@ -278,6 +280,32 @@ static int read_calls(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   return rc;
 }
 
+/* trace.status.rules: FUNCTION-OR-GLOB: {success: [VALUE...], not_ready: [VALUE...]}. */
+static int read_status_rules(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
+                             struct diag *d) {
+  if (!n)
+    return 0;
+  if (n->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, n, d,
+                         "Cannot read trace.status.rules: expected FUNCTION: {success: ...}");
+  int rc = 0;
+  for (int i = 0; i < yamldoc_map_length(n); i++) {
+    yaml_node_t *key = yamldoc_map_key(y, n, i);
+    yaml_node_t *body = yamldoc_map_value(y, n, i);
+    if (yamldoc_check_keys(y, body, status_rule_keys, "trace.status rule", d)) {
+      rc = -1;
+      continue;
+    }
+    struct spec_status_rule *r = xcalloc(1, sizeof *r);
+    r->function = xstrdup(yamldoc_scalar(key) ? yamldoc_scalar(key) : "");
+    r->loc = loc_of(key);
+    ptrvec_push(&t->status_rules, r);
+    rc |= read_list(y, yamldoc_get(y, body, "success"), "success", false, &r->success, d);
+    rc |= read_list(y, yamldoc_get(y, body, "not_ready"), "not_ready", false, &r->not_ready, d);
+  }
+  return rc;
+}
+
 static int read_messages(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
                          struct diag *d) {
   if (!n)
@@ -374,6 +402,14 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
     rc |= read_optional(y, status, "success", &t->status_success, d);
     rc |= read_list(y, yamldoc_get(y, status, "params"), "params", false, &t->status_params, d);
     rc |= read_list(y, yamldoc_get(y, status, "names"), "names", true, &t->status_names, d);
+    rc |= read_list(y, yamldoc_get(y, status, "not_ready"), "not_ready", false,
+                    &t->status_not_ready, d);
+    rc |= read_list(y, yamldoc_get(y, status, "functions"), "functions", true,
+                    &t->status_functions, d);
+    rc |= read_list(y, yamldoc_get(y, status, "exclude"), "exclude", true, &t->status_exclude,
+                    d);
+    rc |= read_status_rules(y, yamldoc_get(y, status, "rules"), t, d);
+    t->status_loc = loc_of(status);
   }
   rc |= read_commands(y, yamldoc_get(y, n, "commands"), t, d);
   rc |= read_calls(y, yamldoc_get(y, n, "calls"), t, d);
@@ -593,6 +629,17 @@ void spec_free(struct spec *s) {
   free_patterns(&s->trace.exclude);
   free_patterns(&s->trace.status_names);
   free_strings(&s->trace.status_params);
+  free_strings(&s->trace.status_not_ready);
+  free_patterns(&s->trace.status_functions);
+  free_patterns(&s->trace.status_exclude);
+  for (size_t i = 0; i < s->trace.status_rules.len; i++) {
+    struct spec_status_rule *r = s->trace.status_rules.items[i];
+    free(r->function);
+    free_strings(&r->success);
+    free_strings(&r->not_ready);
+    free(r);
+  }
+  ptrvec_free(&s->trace.status_rules);
   for (size_t i = 0; i < s->trace.commands.len; i++) {
     struct spec_command *c = s->trace.commands.items[i];
     free(c->function);

@@ -69,6 +69,16 @@ struct spec_call {
   unsigned matches;
 };
 
+/* Which values of a function's status mean success or "not ready yet" rather than an
+ * error (trace.status.rules): the first rule whose glob matches a function applies. */
+struct spec_status_rule {
+  char *function;          /* name or glob */
+  struct ptrvec success;   /* struct spec_string*: integers or constant names */
+  struct ptrvec not_ready; /* struct spec_string* */
+  struct spec_loc loc;
+  unsigned matches;
+};
+
 /* What a call means as communication (trace.messages): the kind, and the params that
  * hold the element count, the datatype, the peer rank, the tag, the communicator and the
  * request. Values name params of the function; each may be NULL. */
@@ -106,6 +116,11 @@ struct spec_trace {
   char *status_success;       /* a constant name or an integer; may be NULL */
   struct ptrvec status_params; /* struct spec_string*: out params carrying the status */
   struct ptrvec status_names; /* struct spec_pattern*: constants that name statuses */
+  struct ptrvec status_not_ready; /* struct spec_string*: values meaning "not ready yet" */
+  struct ptrvec status_functions; /* struct spec_pattern*: functions with a status (none: all) */
+  struct ptrvec status_exclude;   /* struct spec_pattern*: functions without one */
+  struct ptrvec status_rules;     /* struct spec_status_rule* */
+  struct spec_loc status_loc;
   struct ptrvec commands;     /* struct spec_command* */
   struct ptrvec calls;        /* struct spec_call* */
   struct ptrvec dispatch_tables; /* struct spec_pattern*: functions that fill a table of

@@ -91,6 +91,15 @@ int tu_config_init(struct tu_config *cfg, const struct spec *s, struct diag *d) 
   for (size_t i = 0; i < s->include_dirs_after.len; i++)
     ptrvec_push(&cfg->args, xasprintf("-idirafter%s",
                                       ((struct spec_string *)s->include_dirs_after.items[i])->value));
+  /* Generated code is built with NDEBUG (CMake's release flags): the model must see the
+   * declarations that code sees, so every parse and every --print-cflags has it too. */
+  bool ndebug = false;
+  for (size_t i = 0; i < s->defines.len; i++) {
+    struct spec_string *def = s->defines.items[i];
+    ndebug |= strcmp(def->value, "NDEBUG") == 0 || str_starts_with(def->value, "NDEBUG=");
+  }
+  if (!ndebug)
+    ptrvec_push(&cfg->args, xstrdup("-DNDEBUG"));
   for (size_t i = 0; i < s->defines.len; i++) {
     struct spec_string *def = s->defines.items[i];
     ptrvec_push(&cfg->args, xasprintf("-D%s", def->value));
@@ -120,10 +129,16 @@ int tu_parse(CXIndex index, const struct tu_config *cfg, const char *extra, bool
   unsigned options = CXTranslationUnit_DetailedPreprocessingRecord |
                      CXTranslationUnit_SkipFunctionBodies |
                      CXTranslationUnit_KeepGoing;
+  /* Every error counts (the constants probe drops each failing line): no error limit. */
+  struct ptrvec args = {0};
+  for (size_t i = 0; i < cfg->args.len; i++)
+    ptrvec_push(&args, cfg->args.items[i]);
+  ptrvec_push(&args, (void *)"-ferror-limit=0");
   CXTranslationUnit tu = NULL;
   enum CXErrorCode err = clang_parseTranslationUnit2(
-      index, TU_MAIN_NAME, (const char *const *)cfg->args.items, (int)cfg->args.len, &unsaved, 1,
-      options, &tu);
+      index, TU_MAIN_NAME, (const char *const *)args.items, (int)args.len, &unsaved, 1, options,
+      &tu);
+  ptrvec_free(&args);
   free(source);
   if (err != CXError_Success || !tu)
     return diag_error(d, "Failed to parse headers: libclang error %d", (int)err);
@@ -186,13 +201,26 @@ char *tu_cursor_file(CXCursor c, unsigned *line, unsigned *column) {
     *line = l;
   if (column)
     *column = col;
-  if (!file)
-    return xstrdup("");
-  char *name = clang_string_take_plain(clang_getFileName(file));
+  char *name = file ? clang_string_take_plain(clang_getFileName(file)) : xstrdup("");
   char buf[PATH_MAX];
-  if (realpath(name, buf)) {
+  if (*name && realpath(name, buf)) {
     free(name);
     return xstrdup(buf);
   }
+  /* A name pasted by a macro (fftw3.h's X(execute) -> fftw_execute) is spelled in clang's
+   * scratch space: the declaration is where the macro was expanded. */
+  CXFile at;
+  clang_getExpansionLocation(clang_getCursorLocation(c), &at, &l, &col, NULL);
+  char *expanded = at ? clang_string_take_plain(clang_getFileName(at)) : NULL;
+  if (expanded && realpath(expanded, buf)) {
+    if (line)
+      *line = l;
+    if (column)
+      *column = col;
+    free(name);
+    free(expanded);
+    return xstrdup(buf);
+  }
+  free(expanded);
   return name;
 }

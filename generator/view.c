@@ -2,6 +2,7 @@
 #include "view.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -67,6 +68,10 @@ static char *typed_decl(const char *spelling, const char *name);
 /* A declaration of a struct member holding the param: arrays decay to pointers, and a
  * top-level const goes (hooks may change any argument). */
 static char *member_decl(const struct model_param *p) {
+  /* An array typedef (va_list: `struct __va_list_tag[1]` on x86-64) decays to a pointer
+   * to a builtin type C cannot spell: take the type from the typedef itself. */
+  if (p->type->kind == MODEL_KIND_ARRAY && !strchr(p->type->spelling, '['))
+    return xasprintf("__typeof__(&(*(%s *)0)[0]) %s", p->type->spelling, p->name);
   const char *spelling = p->type->spelling;
   size_t n = strlen(spelling);
   if (p->type->is_const && p->type->kind != MODEL_KIND_ARRAY) {
@@ -78,6 +83,10 @@ static char *member_decl(const struct model_param *p) {
       free(bare);
       return decl;
     }
+    /* Any other const scalar (`int *const p`): a cast drops the qualifier. */
+    if (p->type->kind == MODEL_KIND_POINTER || is_integral(p->type) ||
+        p->type->kind == MODEL_KIND_FLOAT)
+      return xasprintf("__typeof__((%s)0) %s", spelling, p->name);
   }
   /* A param of function type (MPICH's MPI_T_event_cb_function) is a pointer to one. */
   if (p->type->kind == MODEL_KIND_FUNCTION)
@@ -146,7 +155,10 @@ static char *wrapped_prototype(const struct model_function *f) {
   if (!open || open[strlen(f->name)] != '(')
     return xstrdup(f->prototype);
   size_t head_len = (size_t)(open - f->prototype) + strlen(f->name);
-  char *head = xstrndup(f->prototype, head_len);
+  /* A function-like macro of the same name must not expand in the definition. */
+  char *head = f->has_macro ? xasprintf("%.*s(%s)", (int)(open - f->prototype), f->prototype,
+                                        f->name)
+                            : xstrndup(f->prototype, head_len);
   const char *params = f->prototype + head_len + 1;
   const char *close = strrchr(params, ')');
   char *list = xstrndup(params, close ? (size_t)(close - params) : strlen(params));
@@ -339,18 +351,34 @@ static void build_command(struct view *v, const struct model_function *f,
   free(completion);
 }
 
+/* The model's status rules as data: `status_success` and `status_not_ready`, lists of
+ * {value}, empty for a call without a status. */
+static void build_status_values(const struct model_function *f, struct tree *fn) {
+  struct tree *success = tree_set(fn, "status_success", tree_list());
+  struct tree *not_ready = tree_set(fn, "status_not_ready", tree_list());
+  for (size_t i = 0; f->status && i < f->status->success.len; i++)
+    tree_set(tree_push(success, tree_map()), "value",
+             tree_stringf("INT64_C(%" PRId64 ")", *(int64_t *)f->status->success.items[i]));
+  for (size_t i = 0; f->status && i < f->status->not_ready.len; i++)
+    tree_set(tree_push(not_ready, tree_map()), "value",
+             tree_stringf("INT64_C(%" PRId64 ")", *(int64_t *)f->status->not_ready.items[i]));
+  /* The analyses count as errors the statuses in neither list (both empty: the backend's
+   * one success value). */
+  tree_set(fn, "status_ok_count", tree_stringf("%zu", success->len + not_ready->len));
+}
+
 /* The status of a call: its result when it has the status type, else the value of a
  * status out-param, which the wrapper always supplies (the app may pass NULL). */
 static void build_status(struct view *v, const struct model_function *f, struct tree *fn) {
-  const struct spec_trace *t = &v->s->trace;
-  if (t->status_type && strcmp(f->result->spelling, t->status_type) == 0) {
+  (void)v;
+  build_status_values(f, fn);
+  if (f->status && !f->status->param) {
     tree_set_string(fn, "status", "(int64_t)tracer_args.tracer_result");
     return;
   }
-  for (size_t i = 0; i < t->status_params.len; i++) {
-    const struct spec_string *sp = t->status_params.items[i];
-    const struct model_param *p = param_named(f, sp->value, strlen(sp->value));
-    if (p && p->type->kind == MODEL_KIND_POINTER && p->type->target) {
+  if (f->status) {
+    const struct model_param *p = param_named(f, f->status->param, strlen(f->status->param));
+    if (p) {
       struct tree *slot = tree_set(fn, "status_slot", tree_map());
       tree_set_string(slot, "param", p->name);
       char *decl = typed_decl(p->type->target->spelling, "tracer_status");

@@ -77,6 +77,18 @@ static void zero_output(const struct model_function *f, const struct model_param
   free(line);
 }
 
+/* The prototype with the name in parentheses, when a function-like macro of the same
+ * name would otherwise expand in the definition (model `macro: true`). */
+static char *unmacroed(const struct model_function *f, char *prototype) {
+  char *open = strstr(prototype, f->name);
+  if (!f->has_macro || !open || open[strlen(f->name)] != '(')
+    return prototype;
+  char *out = xasprintf("%.*s(%s)%s", (int)(open - prototype), prototype, f->name,
+                        open + strlen(f->name));
+  free(prototype);
+  return out;
+}
+
 /* The prototype as clang-format writes it: past 100 columns, params continue under the
  * opening parenthesis. */
 static char *wrapped(const struct model_function *f) {
@@ -137,7 +149,7 @@ void view_null(const struct model *m, const struct spec *s, struct tree *root) {
     struct tree *fn = tree_push(functions, tree_map());
     tree_set_string(fn, "name", f->name);
     tree_set_string(fn, "header", f->header);
-    char *prototype = wrapped(f);
+    char *prototype = unmacroed(f, wrapped(f));
     tree_set_string(fn, "prototype", prototype);
     free(prototype);
     struct tree *body = tree_set(fn, "body", tree_list());

@@ -122,6 +122,10 @@ struct tracer_function_desc {
   uint32_t slot_count;
   uint32_t record_length;          /* slots in the default and full events' record */
   uint32_t full_entry_fields;      /* full event: fields after the record shown at entry */
+  /* Statuses that are not errors for this function (the spec's per-function status
+   * rules: success and "not ready" values); none: the backend's `success` alone. */
+  const int64_t *ok_statuses;
+  uint32_t ok_status_count;
   const struct tracer_field_format *formats;
   uint32_t format_count;
   enum tracer_meaning meaning;

@@ -15,6 +15,8 @@ packages="
   mpich libmpich-dev openmpi-bin libopenmpi-dev gfortran
   libamdhip64-dev
   help2man dpkg-dev file lmod tcl8.6
+  zlib1g-dev pigz libbz2-dev bzip2 libarchive-dev libarchive-tools libsqlite3-dev sqlite3
+  libcurl4-openssl-dev liblapacke-dev libuv1-dev libnetcdf-dev
 "
 
 if [ "$(id -u)" -ne 0 ]; then

@@ -10,6 +10,7 @@ apigen=$1
 case_dir=$2
 update=${3:-}
 case $apigen in /*) ;; *) apigen=$(pwd)/$apigen ;; esac
+templates=$(cd "$(dirname "$0")/../templates" && pwd)
 cd "$case_dir"
 name=$(basename "$(pwd)")
 [ -f spec.yaml ] || { echo "FAIL: $name: no spec.yaml in $(pwd)" >&2; exit 1; }
@@ -34,7 +35,7 @@ counts=$(grep '^counts:' "$tmp/model.yaml")
 echo "$name: model matches expected.yaml ($counts)"
 
 # 2. The same model written to a folder, proved exact by the compiler.
-"$apigen" --quiet --spec spec.yaml --output "$tmp/model"
+"$apigen" --quiet --spec spec.yaml --templates "$templates" --output "$tmp/model"
 cmp -s "$tmp/model.yaml" "$tmp/model/model.yaml" ||
   { echo "FAIL: $name: --output and --stdout wrote different models" >&2; exit 1; }
 "$apigen" --spec spec.yaml --output "$tmp/model" --check-source "$tmp/check.c"
@@ -55,3 +56,23 @@ cat "$tmp/check.log"
 grep -q 'checked: exact$' "$tmp/check.log" ||
   { echo "FAIL: $name: the check did not print 'checked: exact'" >&2; exit 1; }
 echo "$name: exactness check passed"
+
+# 3. A spec with a trace section: the generated tracer sources build with warnings as
+#    errors, as the build compiles them (with and without CMake's release -DNDEBUG).
+if grep -q '^trace:' spec.yaml; then
+  runtime=$templates/../runtime
+  backend=$(sed -n 's/^backend: *//p' spec.yaml)
+  for release in -DNDEBUG -UNDEBUG; do
+    for source in interposer tracepoints events; do
+      # shellcheck disable=SC2086
+      if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror -fPIC -D_GNU_SOURCE $release $cflags \
+           -I"$tmp/model" -I"$runtime" -c "$tmp/model/${backend}_$source.c" \
+           -o "$tmp/$source.o" 2>"$tmp/cc.log"; then
+        echo "FAIL: $name: ${backend}_$source.c does not build ($release):" >&2
+        cat "$tmp/cc.log" >&2
+        exit 1
+      fi
+    done
+  done
+  echo "$name: the generated tracer sources build with -Werror"
+fi

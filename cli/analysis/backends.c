@@ -1,7 +1,109 @@
-/* backends: lookups over the compiled-in backend descriptions. */
+/* backends: the compiled-in backend descriptions and those of TRACER_BACKEND_PATH. */
 #include "backends.h"
 
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+const struct tracer_backend_desc *const *tracer_backends = tracer_backends_builtin;
+
+/* Backends found on the path, and the folder of each; kept for the process's life. */
+static const struct tracer_backend_desc **path_backends;
+static char **path_dirs;
+static size_t path_count;
+
+static int compare_names(const void *a, const void *b) {
+  return strcmp((*(const struct tracer_backend_desc *const *)a)->name,
+                (*(const struct tracer_backend_desc *const *)b)->name);
+}
+
+/* dir/libtracer_<name>_events.so: its tracer_backend_<name>, or NULL. */
+static const struct tracer_backend_desc *load_events_library(const char *dir, const char *file) {
+  static const char prefix[] = "libtracer_", suffix[] = "_events.so";
+  size_t len = strlen(file);
+  if (strncmp(file, prefix, sizeof prefix - 1) != 0 || len <= sizeof prefix + sizeof suffix - 2 ||
+      strcmp(file + len - (sizeof suffix - 1), suffix) != 0)
+    return NULL;
+  char name[256], path[4096], symbol[300];
+  size_t name_len = len - (sizeof prefix - 1) - (sizeof suffix - 1);
+  if (name_len >= sizeof name)
+    return NULL;
+  memcpy(name, file + sizeof prefix - 1, name_len);
+  name[name_len] = '\0';
+  snprintf(path, sizeof path, "%s/%s", dir, file);
+  snprintf(symbol, sizeof symbol, "tracer_backend_%s", name);
+  /* Data only: nothing runs when it loads, and it stays loaded while the tracer runs. */
+  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    return NULL;
+  const struct tracer_backend_desc *desc = dlsym(handle, symbol);
+  if (!desc || strcmp(desc->name, name) != 0) {
+    dlclose(handle);
+    return NULL;
+  }
+  return desc;
+}
+
+static void add_path_backend(const struct tracer_backend_desc *desc, const char *dir) {
+  for (size_t i = 0; tracer_backends[i]; i++)
+    if (strcmp(tracer_backends[i]->name, desc->name) == 0)
+      return;
+  for (size_t i = 0; i < path_count; i++)
+    if (strcmp(path_backends[i]->name, desc->name) == 0)
+      return; /* an earlier folder of the path wins */
+  const struct tracer_backend_desc **b = realloc(path_backends, (path_count + 1) * sizeof *b);
+  char **d = b ? realloc(path_dirs, (path_count + 1) * sizeof *d) : NULL;
+  char *copy = d ? strdup(dir) : NULL;
+  if (b)
+    path_backends = b;
+  if (d)
+    path_dirs = d;
+  if (!copy)
+    return;
+  path_backends[path_count] = desc;
+  path_dirs[path_count++] = copy;
+}
+
+void backends_load_path(void) {
+  static int loaded;
+  const char *env = getenv("TRACER_BACKEND_PATH");
+  if (loaded++ || !env || !*env)
+    return;
+  char *copy = strdup(env), *save = NULL;
+  for (char *dir = copy ? strtok_r(copy, ":", &save) : NULL; dir; dir = strtok_r(NULL, ":", &save)) {
+    struct dirent **entries = NULL;
+    int n = scandir(dir, &entries, NULL, alphasort);
+    for (int i = 0; i < n; i++) {
+      const struct tracer_backend_desc *desc = load_events_library(dir, entries[i]->d_name);
+      if (desc)
+        add_path_backend(desc, dir);
+      free(entries[i]);
+    }
+    free(entries);
+  }
+  free(copy);
+  if (path_count == 0)
+    return;
+  size_t builtin = 0;
+  while (tracer_backends_builtin[builtin])
+    builtin++;
+  const struct tracer_backend_desc **all = calloc(builtin + path_count + 1, sizeof *all);
+  if (!all)
+    return;
+  memcpy(all, tracer_backends_builtin, builtin * sizeof *all);
+  memcpy(all + builtin, path_backends, path_count * sizeof *all);
+  qsort(all, builtin + path_count, sizeof *all, compare_names);
+  tracer_backends = all;
+}
+
+const char *backends_path_dir(const char *name) {
+  for (size_t i = 0; i < path_count; i++)
+    if (strcmp(path_backends[i]->name, name) == 0)
+      return path_dirs[i];
+  return NULL;
+}
 
 size_t backends_count(void) {
   size_t n = 0;

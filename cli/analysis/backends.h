@@ -1,5 +1,12 @@
-/* backends: the backend descriptions compiled into the tracer (generated/<b>/<b>_events.c,
- * one per backend with an interposer), looked up by name or provider. */
+/* backends: the backend descriptions the tracer knows, looked up by name or provider.
+ *
+ * Two kinds: those compiled in (generated/<b>/<b>_events.c, one per backend with an
+ * interposer, listed in the build's backend_registry.c), and those found at run time on
+ * TRACER_BACKEND_PATH, a colon-separated list of folders: each
+ * libtracer_<b>_events.so there is a data-only library holding tracer_backend_<b>, with
+ * the interposer libtracer_<b>.so beside it (scripts/build-backend.sh makes both). A
+ * backend built in wins over one of the same name on the path.
+ */
 #ifndef TRACER_BACKENDS_H
 #define TRACER_BACKENDS_H
 
@@ -8,7 +15,16 @@
 #include "tracer_backend_desc.h"
 
 /* NULL-terminated, in name order; defined in the build's backend_registry.c. */
-extern const struct tracer_backend_desc *const tracer_backends[];
+extern const struct tracer_backend_desc *const tracer_backends_builtin[];
+/* NULL-terminated: the built-in ones, then after backends_load_path() those of the path. */
+extern const struct tracer_backend_desc *const *tracer_backends;
+
+/* Adds the backends of TRACER_BACKEND_PATH (once; later calls do nothing). Folders or
+ * libraries that cannot be read are skipped: the tracer then does not know them. */
+void backends_load_path(void);
+/* The folder a backend of the path was found in (its interposer lives there); NULL for
+ * a built-in backend or an unknown name. */
+const char *backends_path_dir(const char *name);
 
 size_t backends_count(void);
 const struct tracer_backend_desc *backends_find(const char *name);

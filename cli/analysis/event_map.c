@@ -77,7 +77,8 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
     return;
   info->desc = desc;
   info->backend = backend_index(desc);
-  /* One event per call: `call` (minimal mode), `F` (default) or `F_full`. */
+  /* One event per call: `call` (minimal mode), `F` (default) or `F__full` (two
+   * underscores: a library may have functions F and F_full). */
   info->record = ctf_event_class_field_index(c, "record"); /* see event_map_call() */
   if (strcmp(event, "call") == 0) {
     info->role = EVENT_CALL;
@@ -85,7 +86,7 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
   }
   int function = backends_function_index(desc, event, event_len);
   size_t stem;
-  if (function < 0 && ends_with(event, event_len, "_full", &stem)) {
+  if (function < 0 && ends_with(event, event_len, "__full", &stem)) {
     function = backends_function_index(desc, event, stem);
     info->full = function >= 0;
   }
@@ -145,6 +146,18 @@ size_t event_map_record(const struct event_info *info, const struct ctf_event *e
     slots[i] = element.kind == CTF_VALUE_SIGNED ? (uint64_t)element.u.s : element.u.u;
   }
   return n;
+}
+
+bool event_map_call_failed(const struct tracer_backend_desc *b,
+                           const struct tracer_function_desc *f, int64_t status) {
+  if (f->status == TRACER_STATUS_NONE)
+    return false;
+  if (!f->ok_status_count)
+    return (int32_t)status != (int32_t)b->success;
+  for (uint32_t i = 0; i < f->ok_status_count; i++)
+    if ((int32_t)status == (int32_t)f->ok_statuses[i])
+      return false;
+  return true;
 }
 
 int64_t event_map_slot_value(const struct tracer_slot *slot, uint64_t raw) {

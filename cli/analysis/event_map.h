@@ -10,7 +10,7 @@
 
 enum event_role {
   EVENT_OTHER,          /* not the tracer's: ignored by the tally */
-  EVENT_CALL,           /* one call: lttng_ust_<backend>:call, :F or :F_full */
+  EVENT_CALL,           /* one call: lttng_ust_<backend>:call, :F or :F__full */
   EVENT_DEVICE_COMMAND, /* lttng_ust_tracer:device_command */
   EVENT_UNFINISHED,     /* lttng_ust_tracer:unfinished: a call that never returned */
   EVENT_CLOCK_READ,     /* lttng_ust_tracer:clock_read: the cost of one clock read */
@@ -22,7 +22,7 @@ enum event_role {
 
 struct event_info {
   enum event_role role;
-  bool full;                              /* an F_full event */
+  bool full;                              /* an F__full event */
   int backend;                            /* index in tracer_backends[], -1 if none */
   const struct tracer_backend_desc *desc; /* NULL if none */
   int function;                           /* index in desc->functions, -1 if none (and
@@ -62,6 +62,12 @@ bool event_map_call(const struct event_info *info, const struct ctf_event *ev,
  * none or cannot be read). */
 size_t event_map_record(const struct event_info *info, const struct ctf_event *ev,
                         uint64_t *slots, size_t max);
+
+/* Whether a call of function f (of backend b) with this status failed: the function's own
+ * success and "not ready" values when its spec gives them, else the backend's success
+ * value. Records keep a status's low 32 bits: compared as such. */
+bool event_map_call_failed(const struct tracer_backend_desc *b,
+                           const struct tracer_function_desc *f, int64_t status);
 
 /* A slot's value as its param's type had it (tracer_slot): its low `size` bytes,
  * sign-extended for signed types. */

@@ -140,9 +140,7 @@ static void on_call(struct tally *t, const struct event_map *map, const struct e
       (uint64_t)call.function >= b->function_count)
     return;
   const struct tracer_function_desc *f = &info->desc->functions[call.function];
-  /* The record keeps the status's low 32 bits: compare them as such. */
-  bool error = f->status != TRACER_STATUS_NONE &&
-               (int32_t)call.status != (int32_t)info->desc->success;
+  bool error = event_map_call_failed(info->desc, f, call.status);
   int64_t function = call.function;
   uint64_t slots[256];
   if (info->row >= 0 && (size_t)f->slots[info->row].index <

@@ -171,7 +171,7 @@ static int on_call(struct feed *f, const struct event_info *info, const struct c
   struct feed_call call = {.host = host, .desc = info->desc, .function = (int)packed.function,
                            .pid = packed.pid, .tid = packed.tid, .status = packed.status};
   call.has_status = fd->status != TRACER_STATUS_NONE;
-  call.failed = call.has_status && (int32_t)packed.status != (int32_t)info->desc->success;
+  call.failed = event_map_call_failed(info->desc, fd, packed.status);
   call.start = to_ns(f, ev, packed.start);
   call.end = to_ns(f, ev, packed.end);
   call.end = call.end - call.start > f->clock_read_ns ? call.end - f->clock_read_ns : call.start;

@@ -189,9 +189,12 @@ static char **make_shell_argv(const char *path, const char *const *argv)
   return shell_argv;
 }
 
+/* The environment may name another copy, for an LTTng carried to a machine that has no
+ * package of it (scripts/lttng-carry.sh): TRACER_UST_FORK_LIBRARY=/path/liblttng-ust-fork.so.1. */
 const char *launch_default_ust_fork_library(void)
 {
-  return TRACER_UST_FORK_LIBRARY;
+  const char *carried = getenv("TRACER_UST_FORK_LIBRARY");
+  return carried != NULL && carried[0] != '\0' ? carried : TRACER_UST_FORK_LIBRARY;
 }
 
 enum launch_status launch_start(const struct launch_request *request,

@@ -123,7 +123,8 @@ const char *launch_describe_status(int wait_status, char *buffer, size_t size);
  * 126 for LAUNCH_ERR_NOT_EXECUTABLE, 0 for LAUNCH_OK, 1 otherwise. */
 int launch_status_exit_code(enum launch_status status);
 
-/* The liblttng-ust-fork path the build found (libdir of liblttng-ust). */
+/* The liblttng-ust-fork path: $TRACER_UST_FORK_LIBRARY when set, else the one the build
+ * found (libdir of liblttng-ust). */
 const char *launch_default_ust_fork_library(void);
 
 #endif

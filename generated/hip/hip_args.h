@@ -15,6 +15,8 @@
 #endif
 #include <stdbool.h>
 #include <stdint.h>
+/* Deprecated functions and types are wrapped like the others: using them is our job. */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 #include <hip/hip_runtime_api.h>
 
 #include "tracer_runtime.h"

@@ -1178,6 +1178,10 @@ static const struct tracer_record_member hip_record_55_members[] = {
 };
 static const struct tracer_record hip_record_55 = {"struct hipArrayMapInfo", 152, hip_record_55_members, 20};
 
+static const int64_t hip_hipCreateChannelDesc_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipCreateChannelDesc_slots[] = {
     {"x", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"y", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1188,6 +1192,11 @@ static const struct tracer_slot hip_hipCreateChannelDesc_slots[] = {
 
 static const struct tracer_field_format hip_hipCreateChannelDesc_formats[] = {
     {"f", &hip_names_6, NULL},
+};
+
+static const int64_t hip_hipMemcpy_spt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpy_spt_slots[] = {
@@ -1201,6 +1210,11 @@ static const struct tracer_slot hip_hipMemcpy_spt_slots[] = {
 static const struct tracer_field_format hip_hipMemcpy_spt_formats[] = {
     {"result", &hip_names_3, NULL},
     {"kind", &hip_names_14, NULL},
+};
+
+static const int64_t hip_hipMemcpyToSymbol_spt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpyToSymbol_spt_slots[] = {
@@ -1217,6 +1231,11 @@ static const struct tracer_field_format hip_hipMemcpyToSymbol_spt_formats[] = {
     {"kind", &hip_names_14, NULL},
 };
 
+static const int64_t hip_hipMemcpyFromSymbol_spt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemcpyFromSymbol_spt_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"symbol", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1229,6 +1248,11 @@ static const struct tracer_slot hip_hipMemcpyFromSymbol_spt_slots[] = {
 static const struct tracer_field_format hip_hipMemcpyFromSymbol_spt_formats[] = {
     {"result", &hip_names_3, NULL},
     {"kind", &hip_names_14, NULL},
+};
+
+static const int64_t hip_hipMemcpy2D_spt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpy2D_spt_slots[] = {
@@ -1245,6 +1269,11 @@ static const struct tracer_slot hip_hipMemcpy2D_spt_slots[] = {
 static const struct tracer_field_format hip_hipMemcpy2D_spt_formats[] = {
     {"result", &hip_names_3, NULL},
     {"kind", &hip_names_14, NULL},
+};
+
+static const int64_t hip_hipMemcpy2DToArray_spt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpy2DToArray_spt_slots[] = {
@@ -1266,6 +1295,11 @@ static const struct tracer_field_format hip_hipMemcpy2DToArray_spt_formats[] = {
     {"kind", &hip_names_14, NULL},
 };
 
+static const int64_t hip_hipMemcpy2DFromArray_spt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemcpy2DFromArray_spt_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dpitch", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -1285,6 +1319,11 @@ static const struct tracer_field_format hip_hipMemcpy2DFromArray_spt_formats[] =
     {"kind", &hip_names_14, NULL},
 };
 
+static const int64_t hip_hipMemcpy3D_spt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemcpy3D_spt_slots[] = {
     {"p", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1296,6 +1335,11 @@ static const struct tracer_field_format hip_hipMemcpy3D_spt_formats[] = {
     {"p_vals", NULL, &hip_record_20},
 };
 
+static const int64_t hip_hipMemset_spt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemset_spt_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"value", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1305,6 +1349,11 @@ static const struct tracer_slot hip_hipMemset_spt_slots[] = {
 
 static const struct tracer_field_format hip_hipMemset_spt_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemset2D_spt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemset2D_spt_slots[] = {
@@ -1320,6 +1369,11 @@ static const struct tracer_field_format hip_hipMemset2D_spt_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipMemset3D_spt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemset3D_spt_slots[] = {
     {"value", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1327,6 +1381,11 @@ static const struct tracer_slot hip_hipMemset3D_spt_slots[] = {
 
 static const struct tracer_field_format hip_hipMemset3D_spt_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemcpyAsync_spt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpyAsync_spt_slots[] = {
@@ -1343,6 +1402,11 @@ static const struct tracer_field_format hip_hipMemcpyAsync_spt_formats[] = {
     {"kind", &hip_names_14, NULL},
 };
 
+static const int64_t hip_hipStreamQuery_spt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipStreamQuery_spt_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1352,6 +1416,11 @@ static const struct tracer_field_format hip_hipStreamQuery_spt_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipStreamSynchronize_spt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipStreamSynchronize_spt_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1359,6 +1428,11 @@ static const struct tracer_slot hip_hipStreamSynchronize_spt_slots[] = {
 
 static const struct tracer_field_format hip_hipStreamSynchronize_spt_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipStreamGetPriority_spt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipStreamGetPriority_spt_slots[] = {
@@ -1372,6 +1446,11 @@ static const struct tracer_field_format hip_hipStreamGetPriority_spt_formats[] =
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipStreamWaitEvent_spt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipStreamWaitEvent_spt_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"event", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1383,6 +1462,11 @@ static const struct tracer_field_format hip_hipStreamWaitEvent_spt_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipStreamGetFlags_spt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipStreamGetFlags_spt_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flags", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1392,6 +1476,11 @@ static const struct tracer_slot hip_hipStreamGetFlags_spt_slots[] = {
 
 static const struct tracer_field_format hip_hipStreamGetFlags_spt_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipLaunchCooperativeKernel_spt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipLaunchCooperativeKernel_spt_slots[] = {
@@ -1407,6 +1496,11 @@ static const struct tracer_field_format hip_hipLaunchCooperativeKernel_spt_forma
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipLaunchKernel_spt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipLaunchKernel_spt_slots[] = {
     {"function_address", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"args", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1420,6 +1514,11 @@ static const struct tracer_field_format hip_hipLaunchKernel_spt_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipInit_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipInit_slots[] = {
     {"flags", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1427,6 +1526,11 @@ static const struct tracer_slot hip_hipInit_slots[] = {
 
 static const struct tracer_field_format hip_hipInit_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipDriverGetVersion_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipDriverGetVersion_slots[] = {
@@ -1439,6 +1543,11 @@ static const struct tracer_field_format hip_hipDriverGetVersion_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipRuntimeGetVersion_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipRuntimeGetVersion_slots[] = {
     {"runtimeVersion", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1447,6 +1556,11 @@ static const struct tracer_slot hip_hipRuntimeGetVersion_slots[] = {
 
 static const struct tracer_field_format hip_hipRuntimeGetVersion_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipDeviceGet_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipDeviceGet_slots[] = {
@@ -1458,6 +1572,11 @@ static const struct tracer_slot hip_hipDeviceGet_slots[] = {
 
 static const struct tracer_field_format hip_hipDeviceGet_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipDeviceComputeCapability_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipDeviceComputeCapability_slots[] = {
@@ -1473,6 +1592,11 @@ static const struct tracer_field_format hip_hipDeviceComputeCapability_formats[]
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipDeviceGetName_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipDeviceGetName_slots[] = {
     {"name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"len", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1485,6 +1609,11 @@ static const struct tracer_field_format hip_hipDeviceGetName_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipDeviceGetUuid_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipDeviceGetUuid_slots[] = {
     {"uuid", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"device", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1495,6 +1624,11 @@ static const struct tracer_field_format hip_hipDeviceGetUuid_formats[] = {
     {"result", &hip_names_3, NULL},
     {"uuid_bytes", NULL, NULL},
     {"uuid_vals", NULL, NULL},
+};
+
+static const int64_t hip_hipDeviceGetP2PAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipDeviceGetP2PAttribute_slots[] = {
@@ -1511,6 +1645,11 @@ static const struct tracer_field_format hip_hipDeviceGetP2PAttribute_formats[] =
     {"attr", &hip_names_21, NULL},
 };
 
+static const int64_t hip_hipDeviceGetPCIBusId_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipDeviceGetPCIBusId_slots[] = {
     {"pciBusId", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"len", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1521,6 +1660,11 @@ static const struct tracer_slot hip_hipDeviceGetPCIBusId_slots[] = {
 
 static const struct tracer_field_format hip_hipDeviceGetPCIBusId_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipDeviceGetByPCIBusId_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipDeviceGetByPCIBusId_slots[] = {
@@ -1534,6 +1678,11 @@ static const struct tracer_field_format hip_hipDeviceGetByPCIBusId_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipDeviceTotalMem_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipDeviceTotalMem_slots[] = {
     {"bytes", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"device", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1545,12 +1694,22 @@ static const struct tracer_field_format hip_hipDeviceTotalMem_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipDeviceSynchronize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipDeviceSynchronize_slots[] = {
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format hip_hipDeviceSynchronize_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipDeviceReset_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipDeviceReset_slots[] = {
@@ -1561,6 +1720,11 @@ static const struct tracer_field_format hip_hipDeviceReset_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipSetDevice_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipSetDevice_slots[] = {
     {"deviceId", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1568,6 +1732,11 @@ static const struct tracer_slot hip_hipSetDevice_slots[] = {
 
 static const struct tracer_field_format hip_hipSetDevice_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipGetDevice_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGetDevice_slots[] = {
@@ -1580,6 +1749,11 @@ static const struct tracer_field_format hip_hipGetDevice_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGetDeviceCount_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGetDeviceCount_slots[] = {
     {"count", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1588,6 +1762,11 @@ static const struct tracer_slot hip_hipGetDeviceCount_slots[] = {
 
 static const struct tracer_field_format hip_hipGetDeviceCount_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipDeviceGetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipDeviceGetAttribute_slots[] = {
@@ -1603,6 +1782,11 @@ static const struct tracer_field_format hip_hipDeviceGetAttribute_formats[] = {
     {"attr", &hip_names_4, NULL},
 };
 
+static const int64_t hip_hipDeviceGetDefaultMemPool_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipDeviceGetDefaultMemPool_slots[] = {
     {"mem_pool", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"device", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1612,6 +1796,11 @@ static const struct tracer_slot hip_hipDeviceGetDefaultMemPool_slots[] = {
 
 static const struct tracer_field_format hip_hipDeviceGetDefaultMemPool_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipDeviceSetMemPool_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipDeviceSetMemPool_slots[] = {
@@ -1624,6 +1813,11 @@ static const struct tracer_field_format hip_hipDeviceSetMemPool_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipDeviceGetMemPool_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipDeviceGetMemPool_slots[] = {
     {"mem_pool", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"device", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1633,6 +1827,11 @@ static const struct tracer_slot hip_hipDeviceGetMemPool_slots[] = {
 
 static const struct tracer_field_format hip_hipDeviceGetMemPool_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipGetDeviceProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGetDeviceProperties_slots[] = {
@@ -1647,6 +1846,11 @@ static const struct tracer_field_format hip_hipGetDeviceProperties_formats[] = {
     {"prop_vals", NULL, &hip_record_2},
 };
 
+static const int64_t hip_hipDeviceSetCacheConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipDeviceSetCacheConfig_slots[] = {
     {"cacheConfig", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1655,6 +1859,11 @@ static const struct tracer_slot hip_hipDeviceSetCacheConfig_slots[] = {
 static const struct tracer_field_format hip_hipDeviceSetCacheConfig_formats[] = {
     {"result", &hip_names_3, NULL},
     {"cacheConfig", &hip_names_33, NULL},
+};
+
+static const int64_t hip_hipDeviceGetCacheConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipDeviceGetCacheConfig_slots[] = {
@@ -1666,6 +1875,11 @@ static const struct tracer_field_format hip_hipDeviceGetCacheConfig_formats[] = 
     {"result", &hip_names_3, NULL},
     {"cacheConfig_val", &hip_names_33, NULL},
     {"cacheConfig_vals", &hip_names_33, NULL},
+};
+
+static const int64_t hip_hipDeviceGetLimit_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipDeviceGetLimit_slots[] = {
@@ -1680,6 +1894,11 @@ static const struct tracer_field_format hip_hipDeviceGetLimit_formats[] = {
     {"limit", &hip_names_22, NULL},
 };
 
+static const int64_t hip_hipDeviceGetSharedMemConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipDeviceGetSharedMemConfig_slots[] = {
     {"pConfig", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1692,6 +1911,11 @@ static const struct tracer_field_format hip_hipDeviceGetSharedMemConfig_formats[
     {"pConfig_vals", &hip_names_34, NULL},
 };
 
+static const int64_t hip_hipGetDeviceFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGetDeviceFlags_slots[] = {
     {"flags", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1700,6 +1924,11 @@ static const struct tracer_slot hip_hipGetDeviceFlags_slots[] = {
 
 static const struct tracer_field_format hip_hipGetDeviceFlags_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipDeviceSetSharedMemConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipDeviceSetSharedMemConfig_slots[] = {
@@ -1712,6 +1941,11 @@ static const struct tracer_field_format hip_hipDeviceSetSharedMemConfig_formats[
     {"config", &hip_names_34, NULL},
 };
 
+static const int64_t hip_hipSetDeviceFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipSetDeviceFlags_slots[] = {
     {"flags", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1719,6 +1953,11 @@ static const struct tracer_slot hip_hipSetDeviceFlags_slots[] = {
 
 static const struct tracer_field_format hip_hipSetDeviceFlags_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipChooseDevice_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipChooseDevice_slots[] = {
@@ -1731,6 +1970,11 @@ static const struct tracer_field_format hip_hipChooseDevice_formats[] = {
     {"result", &hip_names_3, NULL},
     {"prop_bytes", NULL, &hip_record_2},
     {"prop_vals", NULL, &hip_record_2},
+};
+
+static const int64_t hip_hipExtGetLinkTypeAndHopCount_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipExtGetLinkTypeAndHopCount_slots[] = {
@@ -1747,6 +1991,11 @@ static const struct tracer_field_format hip_hipExtGetLinkTypeAndHopCount_formats
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipIpcGetMemHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipIpcGetMemHandle_slots[] = {
     {"handle", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"devPtr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1757,6 +2006,11 @@ static const struct tracer_field_format hip_hipIpcGetMemHandle_formats[] = {
     {"result", &hip_names_3, NULL},
     {"handle_bytes", NULL, NULL},
     {"handle_vals", NULL, NULL},
+};
+
+static const int64_t hip_hipIpcOpenMemHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipIpcOpenMemHandle_slots[] = {
@@ -1770,6 +2024,11 @@ static const struct tracer_field_format hip_hipIpcOpenMemHandle_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipIpcCloseMemHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipIpcCloseMemHandle_slots[] = {
     {"devPtr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1777,6 +2036,11 @@ static const struct tracer_slot hip_hipIpcCloseMemHandle_slots[] = {
 
 static const struct tracer_field_format hip_hipIpcCloseMemHandle_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipIpcGetEventHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipIpcGetEventHandle_slots[] = {
@@ -1791,6 +2055,11 @@ static const struct tracer_field_format hip_hipIpcGetEventHandle_formats[] = {
     {"handle_vals", NULL, NULL},
 };
 
+static const int64_t hip_hipIpcOpenEventHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipIpcOpenEventHandle_slots[] = {
     {"event", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1799,6 +2068,11 @@ static const struct tracer_slot hip_hipIpcOpenEventHandle_slots[] = {
 
 static const struct tracer_field_format hip_hipIpcOpenEventHandle_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipFuncSetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipFuncSetAttribute_slots[] = {
@@ -1813,6 +2087,11 @@ static const struct tracer_field_format hip_hipFuncSetAttribute_formats[] = {
     {"attr", &hip_names_32, NULL},
 };
 
+static const int64_t hip_hipFuncSetCacheConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipFuncSetCacheConfig_slots[] = {
     {"func", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"config", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -1822,6 +2101,11 @@ static const struct tracer_slot hip_hipFuncSetCacheConfig_slots[] = {
 static const struct tracer_field_format hip_hipFuncSetCacheConfig_formats[] = {
     {"result", &hip_names_3, NULL},
     {"config", &hip_names_33, NULL},
+};
+
+static const int64_t hip_hipFuncSetSharedMemConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipFuncSetSharedMemConfig_slots[] = {
@@ -1835,6 +2119,11 @@ static const struct tracer_field_format hip_hipFuncSetSharedMemConfig_formats[] 
     {"config", &hip_names_34, NULL},
 };
 
+static const int64_t hip_hipGetLastError_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGetLastError_slots[] = {
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
 };
@@ -1843,12 +2132,21 @@ static const struct tracer_field_format hip_hipGetLastError_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipPeekAtLastError_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipPeekAtLastError_slots[] = {
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format hip_hipPeekAtLastError_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipGetErrorName_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGetErrorName_slots[] = {
@@ -1860,6 +2158,10 @@ static const struct tracer_field_format hip_hipGetErrorName_formats[] = {
     {"hip_error", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGetErrorString_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGetErrorString_slots[] = {
     {"hipError", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 5, 8, TRACER_SLOT_ADDRESS, 1, -1},
@@ -1867,6 +2169,11 @@ static const struct tracer_slot hip_hipGetErrorString_slots[] = {
 
 static const struct tracer_field_format hip_hipGetErrorString_formats[] = {
     {"hipError", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipStreamCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipStreamCreate_slots[] = {
@@ -1879,6 +2186,11 @@ static const struct tracer_field_format hip_hipStreamCreate_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipStreamCreateWithFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipStreamCreateWithFlags_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flags", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -1888,6 +2200,11 @@ static const struct tracer_slot hip_hipStreamCreateWithFlags_slots[] = {
 
 static const struct tracer_field_format hip_hipStreamCreateWithFlags_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipStreamCreateWithPriority_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipStreamCreateWithPriority_slots[] = {
@@ -1902,6 +2219,11 @@ static const struct tracer_field_format hip_hipStreamCreateWithPriority_formats[
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipDeviceGetStreamPriorityRange_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipDeviceGetStreamPriorityRange_slots[] = {
     {"leastPriority", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"greatestPriority", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1914,6 +2236,11 @@ static const struct tracer_field_format hip_hipDeviceGetStreamPriorityRange_form
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipStreamDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipStreamDestroy_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1921,6 +2248,11 @@ static const struct tracer_slot hip_hipStreamDestroy_slots[] = {
 
 static const struct tracer_field_format hip_hipStreamDestroy_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipStreamQuery_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipStreamQuery_slots[] = {
@@ -1932,6 +2264,11 @@ static const struct tracer_field_format hip_hipStreamQuery_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipStreamSynchronize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipStreamSynchronize_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1939,6 +2276,11 @@ static const struct tracer_slot hip_hipStreamSynchronize_slots[] = {
 
 static const struct tracer_field_format hip_hipStreamSynchronize_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipStreamWaitEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipStreamWaitEvent_slots[] = {
@@ -1952,6 +2294,11 @@ static const struct tracer_field_format hip_hipStreamWaitEvent_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipStreamGetFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipStreamGetFlags_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flags", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1963,6 +2310,11 @@ static const struct tracer_field_format hip_hipStreamGetFlags_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipStreamGetPriority_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipStreamGetPriority_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"priority", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1972,6 +2324,11 @@ static const struct tracer_slot hip_hipStreamGetPriority_slots[] = {
 
 static const struct tracer_field_format hip_hipStreamGetPriority_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipExtStreamCreateWithCUMask_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipExtStreamCreateWithCUMask_slots[] = {
@@ -1986,6 +2343,11 @@ static const struct tracer_field_format hip_hipExtStreamCreateWithCUMask_formats
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipExtStreamGetCUMask_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipExtStreamGetCUMask_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"cuMaskSize", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -1998,6 +2360,11 @@ static const struct tracer_field_format hip_hipExtStreamGetCUMask_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipStreamAddCallback_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipStreamAddCallback_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"callback", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2008,6 +2375,11 @@ static const struct tracer_slot hip_hipStreamAddCallback_slots[] = {
 
 static const struct tracer_field_format hip_hipStreamAddCallback_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipStreamWaitValue32_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipStreamWaitValue32_slots[] = {
@@ -2023,6 +2395,11 @@ static const struct tracer_field_format hip_hipStreamWaitValue32_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipStreamWaitValue64_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipStreamWaitValue64_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2034,6 +2411,11 @@ static const struct tracer_slot hip_hipStreamWaitValue64_slots[] = {
 
 static const struct tracer_field_format hip_hipStreamWaitValue64_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipStreamWriteValue32_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipStreamWriteValue32_slots[] = {
@@ -2048,6 +2430,11 @@ static const struct tracer_field_format hip_hipStreamWriteValue32_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipStreamWriteValue64_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipStreamWriteValue64_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2058,6 +2445,11 @@ static const struct tracer_slot hip_hipStreamWriteValue64_slots[] = {
 
 static const struct tracer_field_format hip_hipStreamWriteValue64_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipEventCreateWithFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipEventCreateWithFlags_slots[] = {
@@ -2071,6 +2463,11 @@ static const struct tracer_field_format hip_hipEventCreateWithFlags_formats[] = 
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipEventCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipEventCreate_slots[] = {
     {"event", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2079,6 +2476,11 @@ static const struct tracer_slot hip_hipEventCreate_slots[] = {
 
 static const struct tracer_field_format hip_hipEventCreate_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipEventRecord_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipEventRecord_slots[] = {
@@ -2091,6 +2493,11 @@ static const struct tracer_field_format hip_hipEventRecord_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipEventDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipEventDestroy_slots[] = {
     {"event", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2100,6 +2507,11 @@ static const struct tracer_field_format hip_hipEventDestroy_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipEventSynchronize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipEventSynchronize_slots[] = {
     {"event", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2107,6 +2519,11 @@ static const struct tracer_slot hip_hipEventSynchronize_slots[] = {
 
 static const struct tracer_field_format hip_hipEventSynchronize_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipEventElapsedTime_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipEventElapsedTime_slots[] = {
@@ -2121,6 +2538,11 @@ static const struct tracer_field_format hip_hipEventElapsedTime_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipEventQuery_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipEventQuery_slots[] = {
     {"event", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2128,6 +2550,11 @@ static const struct tracer_slot hip_hipEventQuery_slots[] = {
 
 static const struct tracer_field_format hip_hipEventQuery_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipPointerGetAttributes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipPointerGetAttributes_slots[] = {
@@ -2142,6 +2569,11 @@ static const struct tracer_field_format hip_hipPointerGetAttributes_formats[] = 
     {"attributes_vals", NULL, &hip_record_5},
 };
 
+static const int64_t hip_hipPointerGetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipPointerGetAttribute_slots[] = {
     {"data", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"attribute", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2152,6 +2584,11 @@ static const struct tracer_slot hip_hipPointerGetAttribute_slots[] = {
 static const struct tracer_field_format hip_hipPointerGetAttribute_formats[] = {
     {"result", &hip_names_3, NULL},
     {"attribute", &hip_names_16, NULL},
+};
+
+static const int64_t hip_hipDrvPointerGetAttributes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipDrvPointerGetAttributes_slots[] = {
@@ -2169,6 +2606,11 @@ static const struct tracer_field_format hip_hipDrvPointerGetAttributes_formats[]
     {"attributes_vals", &hip_names_16, NULL},
 };
 
+static const int64_t hip_hipImportExternalSemaphore_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipImportExternalSemaphore_slots[] = {
     {"extSem_out", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"semHandleDesc", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2180,6 +2622,11 @@ static const struct tracer_field_format hip_hipImportExternalSemaphore_formats[]
     {"result", &hip_names_3, NULL},
     {"semHandleDesc_bytes", NULL, &hip_record_43},
     {"semHandleDesc_vals", NULL, &hip_record_43},
+};
+
+static const int64_t hip_hipSignalExternalSemaphoresAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipSignalExternalSemaphoresAsync_slots[] = {
@@ -2196,6 +2643,11 @@ static const struct tracer_field_format hip_hipSignalExternalSemaphoresAsync_for
     {"paramsArray_vals", NULL, &hip_record_44},
 };
 
+static const int64_t hip_hipWaitExternalSemaphoresAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipWaitExternalSemaphoresAsync_slots[] = {
     {"extSemArray", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"paramsArray", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2210,6 +2662,11 @@ static const struct tracer_field_format hip_hipWaitExternalSemaphoresAsync_forma
     {"paramsArray_vals", NULL, &hip_record_45},
 };
 
+static const int64_t hip_hipDestroyExternalSemaphore_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipDestroyExternalSemaphore_slots[] = {
     {"extSem", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2217,6 +2674,11 @@ static const struct tracer_slot hip_hipDestroyExternalSemaphore_slots[] = {
 
 static const struct tracer_field_format hip_hipDestroyExternalSemaphore_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipImportExternalMemory_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipImportExternalMemory_slots[] = {
@@ -2230,6 +2692,11 @@ static const struct tracer_field_format hip_hipImportExternalMemory_formats[] = 
     {"result", &hip_names_3, NULL},
     {"memHandleDesc_bytes", NULL, &hip_record_41},
     {"memHandleDesc_vals", NULL, &hip_record_41},
+};
+
+static const int64_t hip_hipExternalMemoryGetMappedBuffer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipExternalMemoryGetMappedBuffer_slots[] = {
@@ -2246,6 +2713,11 @@ static const struct tracer_field_format hip_hipExternalMemoryGetMappedBuffer_for
     {"bufferDesc_vals", NULL, &hip_record_42},
 };
 
+static const int64_t hip_hipDestroyExternalMemory_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipDestroyExternalMemory_slots[] = {
     {"extMem", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2253,6 +2725,11 @@ static const struct tracer_slot hip_hipDestroyExternalMemory_slots[] = {
 
 static const struct tracer_field_format hip_hipDestroyExternalMemory_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMalloc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMalloc_slots[] = {
@@ -2264,6 +2741,11 @@ static const struct tracer_slot hip_hipMalloc_slots[] = {
 
 static const struct tracer_field_format hip_hipMalloc_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipExtMallocWithFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipExtMallocWithFlags_slots[] = {
@@ -2278,6 +2760,11 @@ static const struct tracer_field_format hip_hipExtMallocWithFlags_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipMallocHost_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMallocHost_slots[] = {
     {"ptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2289,6 +2776,11 @@ static const struct tracer_field_format hip_hipMallocHost_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipMemAllocHost_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemAllocHost_slots[] = {
     {"ptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2298,6 +2790,11 @@ static const struct tracer_slot hip_hipMemAllocHost_slots[] = {
 
 static const struct tracer_field_format hip_hipMemAllocHost_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipHostMalloc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipHostMalloc_slots[] = {
@@ -2312,6 +2809,11 @@ static const struct tracer_field_format hip_hipHostMalloc_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipMallocManaged_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMallocManaged_slots[] = {
     {"dev_ptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2324,6 +2826,11 @@ static const struct tracer_field_format hip_hipMallocManaged_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipMemPrefetchAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemPrefetchAsync_slots[] = {
     {"dev_ptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2334,6 +2841,11 @@ static const struct tracer_slot hip_hipMemPrefetchAsync_slots[] = {
 
 static const struct tracer_field_format hip_hipMemPrefetchAsync_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemAdvise_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemAdvise_slots[] = {
@@ -2349,6 +2861,11 @@ static const struct tracer_field_format hip_hipMemAdvise_formats[] = {
     {"advice", &hip_names_23, NULL},
 };
 
+static const int64_t hip_hipMemRangeGetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemRangeGetAttribute_slots[] = {
     {"data", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"data_size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2361,6 +2878,11 @@ static const struct tracer_slot hip_hipMemRangeGetAttribute_slots[] = {
 static const struct tracer_field_format hip_hipMemRangeGetAttribute_formats[] = {
     {"result", &hip_names_3, NULL},
     {"attribute", &hip_names_25, NULL},
+};
+
+static const int64_t hip_hipMemRangeGetAttributes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemRangeGetAttributes_slots[] = {
@@ -2380,6 +2902,11 @@ static const struct tracer_field_format hip_hipMemRangeGetAttributes_formats[] =
     {"attributes_vals", &hip_names_25, NULL},
 };
 
+static const int64_t hip_hipStreamAttachMemAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipStreamAttachMemAsync_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dev_ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2390,6 +2917,11 @@ static const struct tracer_slot hip_hipStreamAttachMemAsync_slots[] = {
 
 static const struct tracer_field_format hip_hipStreamAttachMemAsync_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMallocAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMallocAsync_slots[] = {
@@ -2404,6 +2936,11 @@ static const struct tracer_field_format hip_hipMallocAsync_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipFreeAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipFreeAsync_slots[] = {
     {"dev_ptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"stream", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2414,6 +2951,11 @@ static const struct tracer_field_format hip_hipFreeAsync_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipMemPoolTrimTo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemPoolTrimTo_slots[] = {
     {"mem_pool", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"min_bytes_to_hold", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2422,6 +2964,11 @@ static const struct tracer_slot hip_hipMemPoolTrimTo_slots[] = {
 
 static const struct tracer_field_format hip_hipMemPoolTrimTo_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemPoolSetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemPoolSetAttribute_slots[] = {
@@ -2436,6 +2983,11 @@ static const struct tracer_field_format hip_hipMemPoolSetAttribute_formats[] = {
     {"attr", &hip_names_26, NULL},
 };
 
+static const int64_t hip_hipMemPoolGetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemPoolGetAttribute_slots[] = {
     {"mem_pool", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"attr", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2446,6 +2998,11 @@ static const struct tracer_slot hip_hipMemPoolGetAttribute_slots[] = {
 static const struct tracer_field_format hip_hipMemPoolGetAttribute_formats[] = {
     {"result", &hip_names_3, NULL},
     {"attr", &hip_names_26, NULL},
+};
+
+static const int64_t hip_hipMemPoolSetAccess_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemPoolSetAccess_slots[] = {
@@ -2459,6 +3016,11 @@ static const struct tracer_field_format hip_hipMemPoolSetAccess_formats[] = {
     {"result", &hip_names_3, NULL},
     {"desc_list_bytes", NULL, &hip_record_36},
     {"desc_list_vals", NULL, &hip_record_36},
+};
+
+static const int64_t hip_hipMemPoolGetAccess_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemPoolGetAccess_slots[] = {
@@ -2477,6 +3039,11 @@ static const struct tracer_field_format hip_hipMemPoolGetAccess_formats[] = {
     {"location_vals", NULL, &hip_record_35},
 };
 
+static const int64_t hip_hipMemPoolCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemPoolCreate_slots[] = {
     {"mem_pool", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pool_props", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2490,6 +3057,11 @@ static const struct tracer_field_format hip_hipMemPoolCreate_formats[] = {
     {"pool_props_vals", NULL, &hip_record_37},
 };
 
+static const int64_t hip_hipMemPoolDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemPoolDestroy_slots[] = {
     {"mem_pool", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2497,6 +3069,11 @@ static const struct tracer_slot hip_hipMemPoolDestroy_slots[] = {
 
 static const struct tracer_field_format hip_hipMemPoolDestroy_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMallocFromPoolAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMallocFromPoolAsync_slots[] = {
@@ -2512,6 +3089,11 @@ static const struct tracer_field_format hip_hipMallocFromPoolAsync_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipMemPoolExportToShareableHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemPoolExportToShareableHandle_slots[] = {
     {"shared_handle", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"mem_pool", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2523,6 +3105,11 @@ static const struct tracer_slot hip_hipMemPoolExportToShareableHandle_slots[] = 
 static const struct tracer_field_format hip_hipMemPoolExportToShareableHandle_formats[] = {
     {"result", &hip_names_3, NULL},
     {"handle_type", &hip_names_30, NULL},
+};
+
+static const int64_t hip_hipMemPoolImportFromShareableHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemPoolImportFromShareableHandle_slots[] = {
@@ -2539,6 +3126,11 @@ static const struct tracer_field_format hip_hipMemPoolImportFromShareableHandle_
     {"handle_type", &hip_names_30, NULL},
 };
 
+static const int64_t hip_hipMemPoolExportPointer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemPoolExportPointer_slots[] = {
     {"export_data", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dev_ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2549,6 +3141,11 @@ static const struct tracer_field_format hip_hipMemPoolExportPointer_formats[] = 
     {"result", &hip_names_3, NULL},
     {"export_data_bytes", NULL, NULL},
     {"export_data_vals", NULL, NULL},
+};
+
+static const int64_t hip_hipMemPoolImportPointer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemPoolImportPointer_slots[] = {
@@ -2565,6 +3162,11 @@ static const struct tracer_field_format hip_hipMemPoolImportPointer_formats[] = 
     {"export_data_vals", NULL, NULL},
 };
 
+static const int64_t hip_hipHostAlloc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipHostAlloc_slots[] = {
     {"ptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2575,6 +3177,11 @@ static const struct tracer_slot hip_hipHostAlloc_slots[] = {
 
 static const struct tracer_field_format hip_hipHostAlloc_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipHostGetDevicePointer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipHostGetDevicePointer_slots[] = {
@@ -2589,6 +3196,11 @@ static const struct tracer_field_format hip_hipHostGetDevicePointer_formats[] = 
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipHostGetFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipHostGetFlags_slots[] = {
     {"flagsPtr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hostPtr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2598,6 +3210,11 @@ static const struct tracer_slot hip_hipHostGetFlags_slots[] = {
 
 static const struct tracer_field_format hip_hipHostGetFlags_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipHostRegister_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipHostRegister_slots[] = {
@@ -2611,6 +3228,11 @@ static const struct tracer_field_format hip_hipHostRegister_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipHostUnregister_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipHostUnregister_slots[] = {
     {"hostPtr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2618,6 +3240,11 @@ static const struct tracer_slot hip_hipHostUnregister_slots[] = {
 
 static const struct tracer_field_format hip_hipHostUnregister_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMallocPitch_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMallocPitch_slots[] = {
@@ -2632,6 +3259,11 @@ static const struct tracer_slot hip_hipMallocPitch_slots[] = {
 
 static const struct tracer_field_format hip_hipMallocPitch_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemAllocPitch_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemAllocPitch_slots[] = {
@@ -2649,6 +3281,11 @@ static const struct tracer_field_format hip_hipMemAllocPitch_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipFree_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipFree_slots[] = {
     {"ptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2656,6 +3293,11 @@ static const struct tracer_slot hip_hipFree_slots[] = {
 
 static const struct tracer_field_format hip_hipFree_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipFreeHost_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipFreeHost_slots[] = {
@@ -2667,6 +3309,11 @@ static const struct tracer_field_format hip_hipFreeHost_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipHostFree_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipHostFree_slots[] = {
     {"ptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2674,6 +3321,11 @@ static const struct tracer_slot hip_hipHostFree_slots[] = {
 
 static const struct tracer_field_format hip_hipHostFree_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemcpy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpy_slots[] = {
@@ -2687,6 +3339,11 @@ static const struct tracer_slot hip_hipMemcpy_slots[] = {
 static const struct tracer_field_format hip_hipMemcpy_formats[] = {
     {"result", &hip_names_3, NULL},
     {"kind", &hip_names_14, NULL},
+};
+
+static const int64_t hip_hipMemcpyWithStream_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpyWithStream_slots[] = {
@@ -2703,6 +3360,11 @@ static const struct tracer_field_format hip_hipMemcpyWithStream_formats[] = {
     {"kind", &hip_names_14, NULL},
 };
 
+static const int64_t hip_hipMemcpyHtoD_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemcpyHtoD_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"src", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2712,6 +3374,11 @@ static const struct tracer_slot hip_hipMemcpyHtoD_slots[] = {
 
 static const struct tracer_field_format hip_hipMemcpyHtoD_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemcpyDtoH_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpyDtoH_slots[] = {
@@ -2725,6 +3392,11 @@ static const struct tracer_field_format hip_hipMemcpyDtoH_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipMemcpyDtoD_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemcpyDtoD_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"src", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2734,6 +3406,11 @@ static const struct tracer_slot hip_hipMemcpyDtoD_slots[] = {
 
 static const struct tracer_field_format hip_hipMemcpyDtoD_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemcpyHtoDAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpyHtoDAsync_slots[] = {
@@ -2748,6 +3425,11 @@ static const struct tracer_field_format hip_hipMemcpyHtoDAsync_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipMemcpyDtoHAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemcpyDtoHAsync_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"src", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2760,6 +3442,11 @@ static const struct tracer_field_format hip_hipMemcpyDtoHAsync_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipMemcpyDtoDAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemcpyDtoDAsync_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"src", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2770,6 +3457,11 @@ static const struct tracer_slot hip_hipMemcpyDtoDAsync_slots[] = {
 
 static const struct tracer_field_format hip_hipMemcpyDtoDAsync_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipModuleGetGlobal_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipModuleGetGlobal_slots[] = {
@@ -2786,6 +3478,11 @@ static const struct tracer_field_format hip_hipModuleGetGlobal_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGetSymbolAddress_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGetSymbolAddress_slots[] = {
     {"devPtr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"symbol", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2797,6 +3494,11 @@ static const struct tracer_field_format hip_hipGetSymbolAddress_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGetSymbolSize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGetSymbolSize_slots[] = {
     {"size", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"symbol", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2806,6 +3508,11 @@ static const struct tracer_slot hip_hipGetSymbolSize_slots[] = {
 
 static const struct tracer_field_format hip_hipGetSymbolSize_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemcpyToSymbol_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpyToSymbol_slots[] = {
@@ -2820,6 +3527,11 @@ static const struct tracer_slot hip_hipMemcpyToSymbol_slots[] = {
 static const struct tracer_field_format hip_hipMemcpyToSymbol_formats[] = {
     {"result", &hip_names_3, NULL},
     {"kind", &hip_names_14, NULL},
+};
+
+static const int64_t hip_hipMemcpyToSymbolAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpyToSymbolAsync_slots[] = {
@@ -2837,6 +3549,11 @@ static const struct tracer_field_format hip_hipMemcpyToSymbolAsync_formats[] = {
     {"kind", &hip_names_14, NULL},
 };
 
+static const int64_t hip_hipMemcpyFromSymbol_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemcpyFromSymbol_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"symbol", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2849,6 +3566,11 @@ static const struct tracer_slot hip_hipMemcpyFromSymbol_slots[] = {
 static const struct tracer_field_format hip_hipMemcpyFromSymbol_formats[] = {
     {"result", &hip_names_3, NULL},
     {"kind", &hip_names_14, NULL},
+};
+
+static const int64_t hip_hipMemcpyFromSymbolAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpyFromSymbolAsync_slots[] = {
@@ -2866,6 +3588,11 @@ static const struct tracer_field_format hip_hipMemcpyFromSymbolAsync_formats[] =
     {"kind", &hip_names_14, NULL},
 };
 
+static const int64_t hip_hipMemcpyAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemcpyAsync_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"src", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2880,6 +3607,11 @@ static const struct tracer_field_format hip_hipMemcpyAsync_formats[] = {
     {"kind", &hip_names_14, NULL},
 };
 
+static const int64_t hip_hipMemset_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemset_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"value", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2891,6 +3623,11 @@ static const struct tracer_field_format hip_hipMemset_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipMemsetD8_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemsetD8_slots[] = {
     {"dest", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"value", 5, 1, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2900,6 +3637,11 @@ static const struct tracer_slot hip_hipMemsetD8_slots[] = {
 
 static const struct tracer_field_format hip_hipMemsetD8_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemsetD8Async_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemsetD8Async_slots[] = {
@@ -2914,6 +3656,11 @@ static const struct tracer_field_format hip_hipMemsetD8Async_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipMemsetD16_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemsetD16_slots[] = {
     {"dest", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"value", 5, 2, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2923,6 +3670,11 @@ static const struct tracer_slot hip_hipMemsetD16_slots[] = {
 
 static const struct tracer_field_format hip_hipMemsetD16_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemsetD16Async_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemsetD16Async_slots[] = {
@@ -2937,6 +3689,11 @@ static const struct tracer_field_format hip_hipMemsetD16Async_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipMemsetD32_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemsetD32_slots[] = {
     {"dest", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"value", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2946,6 +3703,11 @@ static const struct tracer_slot hip_hipMemsetD32_slots[] = {
 
 static const struct tracer_field_format hip_hipMemsetD32_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemsetAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemsetAsync_slots[] = {
@@ -2960,6 +3722,11 @@ static const struct tracer_field_format hip_hipMemsetAsync_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipMemsetD32Async_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemsetD32Async_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"value", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2970,6 +3737,11 @@ static const struct tracer_slot hip_hipMemsetD32Async_slots[] = {
 
 static const struct tracer_field_format hip_hipMemsetD32Async_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemset2D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemset2D_slots[] = {
@@ -2983,6 +3755,11 @@ static const struct tracer_slot hip_hipMemset2D_slots[] = {
 
 static const struct tracer_field_format hip_hipMemset2D_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemset2DAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemset2DAsync_slots[] = {
@@ -2999,6 +3776,11 @@ static const struct tracer_field_format hip_hipMemset2DAsync_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipMemset3D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemset3D_slots[] = {
     {"value", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3006,6 +3788,11 @@ static const struct tracer_slot hip_hipMemset3D_slots[] = {
 
 static const struct tracer_field_format hip_hipMemset3D_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemset3DAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemset3DAsync_slots[] = {
@@ -3016,6 +3803,11 @@ static const struct tracer_slot hip_hipMemset3DAsync_slots[] = {
 
 static const struct tracer_field_format hip_hipMemset3DAsync_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemGetInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemGetInfo_slots[] = {
@@ -3030,6 +3822,11 @@ static const struct tracer_field_format hip_hipMemGetInfo_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipMemPtrGetInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemPtrGetInfo_slots[] = {
     {"ptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3039,6 +3836,11 @@ static const struct tracer_slot hip_hipMemPtrGetInfo_slots[] = {
 
 static const struct tracer_field_format hip_hipMemPtrGetInfo_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMallocArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMallocArray_slots[] = {
@@ -3057,6 +3859,11 @@ static const struct tracer_field_format hip_hipMallocArray_formats[] = {
     {"desc_vals", NULL, &hip_record_6},
 };
 
+static const int64_t hip_hipArrayCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipArrayCreate_slots[] = {
     {"pHandle", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pAllocateArray", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3070,6 +3877,11 @@ static const struct tracer_field_format hip_hipArrayCreate_formats[] = {
     {"pAllocateArray_vals", NULL, &hip_record_7},
 };
 
+static const int64_t hip_hipArrayDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipArrayDestroy_slots[] = {
     {"array", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3079,6 +3891,11 @@ static const struct tracer_field_format hip_hipArrayDestroy_formats[] = {
     {"result", &hip_names_3, NULL},
     {"array_bytes", NULL, &hip_record_9},
     {"array_vals", NULL, &hip_record_9},
+};
+
+static const int64_t hip_hipArray3DCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipArray3DCreate_slots[] = {
@@ -3094,6 +3911,11 @@ static const struct tracer_field_format hip_hipArray3DCreate_formats[] = {
     {"pAllocateArray_vals", NULL, &hip_record_8},
 };
 
+static const int64_t hip_hipMalloc3D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMalloc3D_slots[] = {
     {"pitchedDevPtr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3103,6 +3925,11 @@ static const struct tracer_field_format hip_hipMalloc3D_formats[] = {
     {"result", &hip_names_3, NULL},
     {"pitchedDevPtr_bytes", NULL, &hip_record_17},
     {"pitchedDevPtr_vals", NULL, &hip_record_17},
+};
+
+static const int64_t hip_hipFreeArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipFreeArray_slots[] = {
@@ -3116,6 +3943,11 @@ static const struct tracer_field_format hip_hipFreeArray_formats[] = {
     {"array_vals", NULL, &hip_record_9},
 };
 
+static const int64_t hip_hipFreeMipmappedArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipFreeMipmappedArray_slots[] = {
     {"mipmappedArray", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3125,6 +3957,11 @@ static const struct tracer_field_format hip_hipFreeMipmappedArray_formats[] = {
     {"result", &hip_names_3, NULL},
     {"mipmappedArray_bytes", NULL, &hip_record_11},
     {"mipmappedArray_vals", NULL, &hip_record_11},
+};
+
+static const int64_t hip_hipMalloc3DArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMalloc3DArray_slots[] = {
@@ -3139,6 +3976,11 @@ static const struct tracer_field_format hip_hipMalloc3DArray_formats[] = {
     {"result", &hip_names_3, NULL},
     {"desc_bytes", NULL, &hip_record_6},
     {"desc_vals", NULL, &hip_record_6},
+};
+
+static const int64_t hip_hipMallocMipmappedArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMallocMipmappedArray_slots[] = {
@@ -3156,6 +3998,11 @@ static const struct tracer_field_format hip_hipMallocMipmappedArray_formats[] = 
     {"desc_vals", NULL, &hip_record_6},
 };
 
+static const int64_t hip_hipGetMipmappedArrayLevel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGetMipmappedArrayLevel_slots[] = {
     {"levelArray", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"mipmappedArray", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3168,6 +4015,11 @@ static const struct tracer_field_format hip_hipGetMipmappedArrayLevel_formats[] 
     {"result", &hip_names_3, NULL},
     {"mipmappedArray_bytes", NULL, &hip_record_11},
     {"mipmappedArray_vals", NULL, &hip_record_11},
+};
+
+static const int64_t hip_hipMemcpy2D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpy2D_slots[] = {
@@ -3186,6 +4038,11 @@ static const struct tracer_field_format hip_hipMemcpy2D_formats[] = {
     {"kind", &hip_names_14, NULL},
 };
 
+static const int64_t hip_hipMemcpyParam2D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemcpyParam2D_slots[] = {
     {"pCopy", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3195,6 +4052,11 @@ static const struct tracer_field_format hip_hipMemcpyParam2D_formats[] = {
     {"result", &hip_names_3, NULL},
     {"pCopy_bytes", NULL, &hip_record_10},
     {"pCopy_vals", NULL, &hip_record_10},
+};
+
+static const int64_t hip_hipMemcpyParam2DAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpyParam2DAsync_slots[] = {
@@ -3207,6 +4069,11 @@ static const struct tracer_field_format hip_hipMemcpyParam2DAsync_formats[] = {
     {"result", &hip_names_3, NULL},
     {"pCopy_bytes", NULL, &hip_record_10},
     {"pCopy_vals", NULL, &hip_record_10},
+};
+
+static const int64_t hip_hipMemcpy2DAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpy2DAsync_slots[] = {
@@ -3226,6 +4093,11 @@ static const struct tracer_field_format hip_hipMemcpy2DAsync_formats[] = {
     {"kind", &hip_names_14, NULL},
 };
 
+static const int64_t hip_hipMemcpy2DToArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemcpy2DToArray_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"wOffset", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3243,6 +4115,11 @@ static const struct tracer_field_format hip_hipMemcpy2DToArray_formats[] = {
     {"dst_bytes", NULL, &hip_record_9},
     {"dst_vals", NULL, &hip_record_9},
     {"kind", &hip_names_14, NULL},
+};
+
+static const int64_t hip_hipMemcpy2DToArrayAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpy2DToArrayAsync_slots[] = {
@@ -3265,6 +4142,11 @@ static const struct tracer_field_format hip_hipMemcpy2DToArrayAsync_formats[] = 
     {"kind", &hip_names_14, NULL},
 };
 
+static const int64_t hip_hipMemcpyToArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemcpyToArray_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"wOffset", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3280,6 +4162,11 @@ static const struct tracer_field_format hip_hipMemcpyToArray_formats[] = {
     {"dst_bytes", NULL, &hip_record_9},
     {"dst_vals", NULL, &hip_record_9},
     {"kind", &hip_names_14, NULL},
+};
+
+static const int64_t hip_hipMemcpyFromArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpyFromArray_slots[] = {
@@ -3299,6 +4186,11 @@ static const struct tracer_field_format hip_hipMemcpyFromArray_formats[] = {
     {"kind", &hip_names_14, NULL},
 };
 
+static const int64_t hip_hipMemcpy2DFromArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemcpy2DFromArray_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dpitch", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3316,6 +4208,11 @@ static const struct tracer_field_format hip_hipMemcpy2DFromArray_formats[] = {
     {"src_bytes", NULL, &hip_record_9},
     {"src_vals", NULL, &hip_record_9},
     {"kind", &hip_names_14, NULL},
+};
+
+static const int64_t hip_hipMemcpy2DFromArrayAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpy2DFromArrayAsync_slots[] = {
@@ -3338,6 +4235,11 @@ static const struct tracer_field_format hip_hipMemcpy2DFromArrayAsync_formats[] 
     {"kind", &hip_names_14, NULL},
 };
 
+static const int64_t hip_hipMemcpyAtoH_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemcpyAtoH_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"srcArray", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3350,6 +4252,11 @@ static const struct tracer_field_format hip_hipMemcpyAtoH_formats[] = {
     {"result", &hip_names_3, NULL},
     {"srcArray_bytes", NULL, &hip_record_9},
     {"srcArray_vals", NULL, &hip_record_9},
+};
+
+static const int64_t hip_hipMemcpyHtoA_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpyHtoA_slots[] = {
@@ -3366,6 +4273,11 @@ static const struct tracer_field_format hip_hipMemcpyHtoA_formats[] = {
     {"dstArray_vals", NULL, &hip_record_9},
 };
 
+static const int64_t hip_hipMemcpy3D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemcpy3D_slots[] = {
     {"p", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3375,6 +4287,11 @@ static const struct tracer_field_format hip_hipMemcpy3D_formats[] = {
     {"result", &hip_names_3, NULL},
     {"p_bytes", NULL, &hip_record_20},
     {"p_vals", NULL, &hip_record_20},
+};
+
+static const int64_t hip_hipMemcpy3DAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpy3DAsync_slots[] = {
@@ -3389,6 +4306,11 @@ static const struct tracer_field_format hip_hipMemcpy3DAsync_formats[] = {
     {"p_vals", NULL, &hip_record_20},
 };
 
+static const int64_t hip_hipDrvMemcpy3D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipDrvMemcpy3D_slots[] = {
     {"pCopy", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3398,6 +4320,11 @@ static const struct tracer_field_format hip_hipDrvMemcpy3D_formats[] = {
     {"result", &hip_names_3, NULL},
     {"pCopy_bytes", NULL, &hip_record_21},
     {"pCopy_vals", NULL, &hip_record_21},
+};
+
+static const int64_t hip_hipDrvMemcpy3DAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipDrvMemcpy3DAsync_slots[] = {
@@ -3412,6 +4339,11 @@ static const struct tracer_field_format hip_hipDrvMemcpy3DAsync_formats[] = {
     {"pCopy_vals", NULL, &hip_record_21},
 };
 
+static const int64_t hip_hipDeviceCanAccessPeer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipDeviceCanAccessPeer_slots[] = {
     {"canAccessPeer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"deviceId", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3424,6 +4356,11 @@ static const struct tracer_field_format hip_hipDeviceCanAccessPeer_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipDeviceEnablePeerAccess_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipDeviceEnablePeerAccess_slots[] = {
     {"peerDeviceId", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"flags", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3434,6 +4371,11 @@ static const struct tracer_field_format hip_hipDeviceEnablePeerAccess_formats[] 
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipDeviceDisablePeerAccess_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipDeviceDisablePeerAccess_slots[] = {
     {"peerDeviceId", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3441,6 +4383,11 @@ static const struct tracer_slot hip_hipDeviceDisablePeerAccess_slots[] = {
 
 static const struct tracer_field_format hip_hipDeviceDisablePeerAccess_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemGetAddressRange_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemGetAddressRange_slots[] = {
@@ -3456,6 +4403,11 @@ static const struct tracer_field_format hip_hipMemGetAddressRange_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipMemcpyPeer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemcpyPeer_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dstDeviceId", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3467,6 +4419,11 @@ static const struct tracer_slot hip_hipMemcpyPeer_slots[] = {
 
 static const struct tracer_field_format hip_hipMemcpyPeer_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemcpyPeerAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemcpyPeerAsync_slots[] = {
@@ -3483,6 +4440,11 @@ static const struct tracer_field_format hip_hipMemcpyPeerAsync_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipCtxCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipCtxCreate_slots[] = {
     {"ctx", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flags", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3495,6 +4457,11 @@ static const struct tracer_field_format hip_hipCtxCreate_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipCtxDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipCtxDestroy_slots[] = {
     {"ctx", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3502,6 +4469,11 @@ static const struct tracer_slot hip_hipCtxDestroy_slots[] = {
 
 static const struct tracer_field_format hip_hipCtxDestroy_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipCtxPopCurrent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipCtxPopCurrent_slots[] = {
@@ -3514,6 +4486,11 @@ static const struct tracer_field_format hip_hipCtxPopCurrent_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipCtxPushCurrent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipCtxPushCurrent_slots[] = {
     {"ctx", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3523,6 +4500,11 @@ static const struct tracer_field_format hip_hipCtxPushCurrent_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipCtxSetCurrent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipCtxSetCurrent_slots[] = {
     {"ctx", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3530,6 +4512,11 @@ static const struct tracer_slot hip_hipCtxSetCurrent_slots[] = {
 
 static const struct tracer_field_format hip_hipCtxSetCurrent_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipCtxGetCurrent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipCtxGetCurrent_slots[] = {
@@ -3542,6 +4529,11 @@ static const struct tracer_field_format hip_hipCtxGetCurrent_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipCtxGetDevice_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipCtxGetDevice_slots[] = {
     {"device", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3550,6 +4542,11 @@ static const struct tracer_slot hip_hipCtxGetDevice_slots[] = {
 
 static const struct tracer_field_format hip_hipCtxGetDevice_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipCtxGetApiVersion_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipCtxGetApiVersion_slots[] = {
@@ -3561,6 +4558,11 @@ static const struct tracer_slot hip_hipCtxGetApiVersion_slots[] = {
 
 static const struct tracer_field_format hip_hipCtxGetApiVersion_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipCtxGetCacheConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipCtxGetCacheConfig_slots[] = {
@@ -3575,6 +4577,11 @@ static const struct tracer_field_format hip_hipCtxGetCacheConfig_formats[] = {
     {"cacheConfig_vals", &hip_names_33, NULL},
 };
 
+static const int64_t hip_hipCtxSetCacheConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipCtxSetCacheConfig_slots[] = {
     {"cacheConfig", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3585,6 +4592,11 @@ static const struct tracer_field_format hip_hipCtxSetCacheConfig_formats[] = {
     {"cacheConfig", &hip_names_33, NULL},
 };
 
+static const int64_t hip_hipCtxSetSharedMemConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipCtxSetSharedMemConfig_slots[] = {
     {"config", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3593,6 +4605,11 @@ static const struct tracer_slot hip_hipCtxSetSharedMemConfig_slots[] = {
 static const struct tracer_field_format hip_hipCtxSetSharedMemConfig_formats[] = {
     {"result", &hip_names_3, NULL},
     {"config", &hip_names_34, NULL},
+};
+
+static const int64_t hip_hipCtxGetSharedMemConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipCtxGetSharedMemConfig_slots[] = {
@@ -3607,12 +4624,22 @@ static const struct tracer_field_format hip_hipCtxGetSharedMemConfig_formats[] =
     {"pConfig_vals", &hip_names_34, NULL},
 };
 
+static const int64_t hip_hipCtxSynchronize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipCtxSynchronize_slots[] = {
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format hip_hipCtxSynchronize_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipCtxGetFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipCtxGetFlags_slots[] = {
@@ -3625,6 +4652,11 @@ static const struct tracer_field_format hip_hipCtxGetFlags_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipCtxEnablePeerAccess_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipCtxEnablePeerAccess_slots[] = {
     {"peerCtx", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flags", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3635,6 +4667,11 @@ static const struct tracer_field_format hip_hipCtxEnablePeerAccess_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipCtxDisablePeerAccess_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipCtxDisablePeerAccess_slots[] = {
     {"peerCtx", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3642,6 +4679,11 @@ static const struct tracer_slot hip_hipCtxDisablePeerAccess_slots[] = {
 
 static const struct tracer_field_format hip_hipCtxDisablePeerAccess_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipDevicePrimaryCtxGetState_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipDevicePrimaryCtxGetState_slots[] = {
@@ -3657,6 +4699,11 @@ static const struct tracer_field_format hip_hipDevicePrimaryCtxGetState_formats[
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipDevicePrimaryCtxRelease_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipDevicePrimaryCtxRelease_slots[] = {
     {"dev", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3664,6 +4711,11 @@ static const struct tracer_slot hip_hipDevicePrimaryCtxRelease_slots[] = {
 
 static const struct tracer_field_format hip_hipDevicePrimaryCtxRelease_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipDevicePrimaryCtxRetain_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipDevicePrimaryCtxRetain_slots[] = {
@@ -3677,6 +4729,11 @@ static const struct tracer_field_format hip_hipDevicePrimaryCtxRetain_formats[] 
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipDevicePrimaryCtxReset_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipDevicePrimaryCtxReset_slots[] = {
     {"dev", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3684,6 +4741,11 @@ static const struct tracer_slot hip_hipDevicePrimaryCtxReset_slots[] = {
 
 static const struct tracer_field_format hip_hipDevicePrimaryCtxReset_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipDevicePrimaryCtxSetFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipDevicePrimaryCtxSetFlags_slots[] = {
@@ -3694,6 +4756,11 @@ static const struct tracer_slot hip_hipDevicePrimaryCtxSetFlags_slots[] = {
 
 static const struct tracer_field_format hip_hipDevicePrimaryCtxSetFlags_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipModuleLoad_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipModuleLoad_slots[] = {
@@ -3707,6 +4774,11 @@ static const struct tracer_field_format hip_hipModuleLoad_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipModuleUnload_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipModuleUnload_slots[] = {
     {"module", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3714,6 +4786,11 @@ static const struct tracer_slot hip_hipModuleUnload_slots[] = {
 
 static const struct tracer_field_format hip_hipModuleUnload_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipModuleGetFunction_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipModuleGetFunction_slots[] = {
@@ -3728,6 +4805,11 @@ static const struct tracer_field_format hip_hipModuleGetFunction_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipFuncGetAttributes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipFuncGetAttributes_slots[] = {
     {"attr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"func", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3738,6 +4820,11 @@ static const struct tracer_field_format hip_hipFuncGetAttributes_formats[] = {
     {"result", &hip_names_3, NULL},
     {"attr_bytes", NULL, &hip_record_33},
     {"attr_vals", NULL, &hip_record_33},
+};
+
+static const int64_t hip_hipFuncGetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipFuncGetAttribute_slots[] = {
@@ -3753,6 +4840,11 @@ static const struct tracer_field_format hip_hipFuncGetAttribute_formats[] = {
     {"attrib", &hip_names_15, NULL},
 };
 
+static const int64_t hip_hipModuleGetTexRef_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipModuleGetTexRef_slots[] = {
     {"texRef", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hmod", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3765,6 +4857,11 @@ static const struct tracer_field_format hip_hipModuleGetTexRef_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipModuleLoadData_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipModuleLoadData_slots[] = {
     {"module", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"image", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3774,6 +4871,11 @@ static const struct tracer_slot hip_hipModuleLoadData_slots[] = {
 
 static const struct tracer_field_format hip_hipModuleLoadData_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipModuleLoadDataEx_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipModuleLoadDataEx_slots[] = {
@@ -3791,6 +4893,11 @@ static const struct tracer_field_format hip_hipModuleLoadDataEx_formats[] = {
     {"result", &hip_names_3, NULL},
     {"options_val", &hip_names_31, NULL},
     {"options_vals", &hip_names_31, NULL},
+};
+
+static const int64_t hip_hipModuleLaunchKernel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipModuleLaunchKernel_slots[] = {
@@ -3812,6 +4919,11 @@ static const struct tracer_field_format hip_hipModuleLaunchKernel_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipLaunchCooperativeKernel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipLaunchCooperativeKernel_slots[] = {
     {"f", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"kernelParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3822,6 +4934,11 @@ static const struct tracer_slot hip_hipLaunchCooperativeKernel_slots[] = {
 
 static const struct tracer_field_format hip_hipLaunchCooperativeKernel_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipLaunchCooperativeKernelMultiDevice_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipLaunchCooperativeKernelMultiDevice_slots[] = {
@@ -3837,6 +4954,11 @@ static const struct tracer_field_format hip_hipLaunchCooperativeKernelMultiDevic
     {"launchParamsList_vals", NULL, &hip_record_40},
 };
 
+static const int64_t hip_hipExtLaunchMultiKernelMultiDevice_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipExtLaunchMultiKernelMultiDevice_slots[] = {
     {"launchParamsList", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"numDevices", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3848,6 +4970,11 @@ static const struct tracer_field_format hip_hipExtLaunchMultiKernelMultiDevice_f
     {"result", &hip_names_3, NULL},
     {"launchParamsList_bytes", NULL, &hip_record_40},
     {"launchParamsList_vals", NULL, &hip_record_40},
+};
+
+static const int64_t hip_hipModuleOccupancyMaxPotentialBlockSize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipModuleOccupancyMaxPotentialBlockSize_slots[] = {
@@ -3863,6 +4990,11 @@ static const struct tracer_slot hip_hipModuleOccupancyMaxPotentialBlockSize_slot
 
 static const struct tracer_field_format hip_hipModuleOccupancyMaxPotentialBlockSize_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipModuleOccupancyMaxPotentialBlockSizeWithFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipModuleOccupancyMaxPotentialBlockSizeWithFlags_slots[] = {
@@ -3881,6 +5013,11 @@ static const struct tracer_field_format hip_hipModuleOccupancyMaxPotentialBlockS
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_slots[] = {
     {"numBlocks", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"f", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3892,6 +5029,11 @@ static const struct tracer_slot hip_hipModuleOccupancyMaxActiveBlocksPerMultipro
 
 static const struct tracer_field_format hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slots[] = {
@@ -3908,6 +5050,11 @@ static const struct tracer_field_format hip_hipModuleOccupancyMaxActiveBlocksPer
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_slots[] = {
     {"numBlocks", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"f", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3919,6 +5066,11 @@ static const struct tracer_slot hip_hipOccupancyMaxActiveBlocksPerMultiprocessor
 
 static const struct tracer_field_format hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slots[] = {
@@ -3933,6 +5085,11 @@ static const struct tracer_slot hip_hipOccupancyMaxActiveBlocksPerMultiprocessor
 
 static const struct tracer_field_format hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipOccupancyMaxPotentialBlockSize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipOccupancyMaxPotentialBlockSize_slots[] = {
@@ -3950,6 +5107,11 @@ static const struct tracer_field_format hip_hipOccupancyMaxPotentialBlockSize_fo
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipConfigureCall_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipConfigureCall_slots[] = {
     {"sharedMem", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"stream", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3958,6 +5120,11 @@ static const struct tracer_slot hip_hipConfigureCall_slots[] = {
 
 static const struct tracer_field_format hip_hipConfigureCall_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipSetupArgument_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipSetupArgument_slots[] = {
@@ -3971,6 +5138,11 @@ static const struct tracer_field_format hip_hipSetupArgument_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipLaunchByPtr_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipLaunchByPtr_slots[] = {
     {"func", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3978,6 +5150,11 @@ static const struct tracer_slot hip_hipLaunchByPtr_slots[] = {
 
 static const struct tracer_field_format hip_hipLaunchByPtr_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipLaunchKernel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipLaunchKernel_slots[] = {
@@ -3992,6 +5169,11 @@ static const struct tracer_field_format hip_hipLaunchKernel_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipDrvMemcpy2DUnaligned_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipDrvMemcpy2DUnaligned_slots[] = {
     {"pCopy", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4001,6 +5183,11 @@ static const struct tracer_field_format hip_hipDrvMemcpy2DUnaligned_formats[] = 
     {"result", &hip_names_3, NULL},
     {"pCopy_bytes", NULL, &hip_record_10},
     {"pCopy_vals", NULL, &hip_record_10},
+};
+
+static const int64_t hip_hipExtLaunchKernel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipExtLaunchKernel_slots[] = {
@@ -4016,6 +5203,11 @@ static const struct tracer_slot hip_hipExtLaunchKernel_slots[] = {
 
 static const struct tracer_field_format hip_hipExtLaunchKernel_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipBindTextureToMipmappedArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipBindTextureToMipmappedArray_slots[] = {
@@ -4035,6 +5227,11 @@ static const struct tracer_field_format hip_hipBindTextureToMipmappedArray_forma
     {"desc_vals", NULL, &hip_record_6},
 };
 
+static const int64_t hip_hipGetTextureReference_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGetTextureReference_slots[] = {
     {"texref", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"symbol", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4044,6 +5241,11 @@ static const struct tracer_slot hip_hipGetTextureReference_slots[] = {
 
 static const struct tracer_field_format hip_hipGetTextureReference_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipCreateTextureObject_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipCreateTextureObject_slots[] = {
@@ -4065,6 +5267,11 @@ static const struct tracer_field_format hip_hipCreateTextureObject_formats[] = {
     {"pResViewDesc_vals", NULL, &hip_record_15},
 };
 
+static const int64_t hip_hipDestroyTextureObject_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipDestroyTextureObject_slots[] = {
     {"textureObject", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4072,6 +5279,11 @@ static const struct tracer_slot hip_hipDestroyTextureObject_slots[] = {
 
 static const struct tracer_field_format hip_hipDestroyTextureObject_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipGetChannelDesc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGetChannelDesc_slots[] = {
@@ -4088,6 +5300,11 @@ static const struct tracer_field_format hip_hipGetChannelDesc_formats[] = {
     {"array_vals", NULL, &hip_record_9},
 };
 
+static const int64_t hip_hipGetTextureObjectResourceDesc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGetTextureObjectResourceDesc_slots[] = {
     {"pResDesc", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"textureObject", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4098,6 +5315,11 @@ static const struct tracer_field_format hip_hipGetTextureObjectResourceDesc_form
     {"result", &hip_names_3, NULL},
     {"pResDesc_bytes", NULL, &hip_record_13},
     {"pResDesc_vals", NULL, &hip_record_13},
+};
+
+static const int64_t hip_hipGetTextureObjectResourceViewDesc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGetTextureObjectResourceViewDesc_slots[] = {
@@ -4112,6 +5334,11 @@ static const struct tracer_field_format hip_hipGetTextureObjectResourceViewDesc_
     {"pResViewDesc_vals", NULL, &hip_record_15},
 };
 
+static const int64_t hip_hipGetTextureObjectTextureDesc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGetTextureObjectTextureDesc_slots[] = {
     {"pTexDesc", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"textureObject", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4122,6 +5349,11 @@ static const struct tracer_field_format hip_hipGetTextureObjectTextureDesc_forma
     {"result", &hip_names_3, NULL},
     {"pTexDesc_bytes", NULL, &hip_record_24},
     {"pTexDesc_vals", NULL, &hip_record_24},
+};
+
+static const int64_t hip_hipTexRefSetAddressMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipTexRefSetAddressMode_slots[] = {
@@ -4136,6 +5368,11 @@ static const struct tracer_field_format hip_hipTexRefSetAddressMode_formats[] = 
     {"texRef_bytes", NULL, &hip_record_23},
     {"texRef_vals", NULL, &hip_record_23},
     {"am", &hip_names_17, NULL},
+};
+
+static const int64_t hip_hipTexRefSetArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipTexRefSetArray_slots[] = {
@@ -4153,6 +5390,11 @@ static const struct tracer_field_format hip_hipTexRefSetArray_formats[] = {
     {"array_vals", NULL, &hip_record_9},
 };
 
+static const int64_t hip_hipTexRefSetFilterMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipTexRefSetFilterMode_slots[] = {
     {"texRef", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"fm", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4164,6 +5406,11 @@ static const struct tracer_field_format hip_hipTexRefSetFilterMode_formats[] = {
     {"texRef_bytes", NULL, &hip_record_23},
     {"texRef_vals", NULL, &hip_record_23},
     {"fm", &hip_names_18, NULL},
+};
+
+static const int64_t hip_hipTexRefSetFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipTexRefSetFlags_slots[] = {
@@ -4178,6 +5425,11 @@ static const struct tracer_field_format hip_hipTexRefSetFlags_formats[] = {
     {"texRef_vals", NULL, &hip_record_23},
 };
 
+static const int64_t hip_hipTexRefSetFormat_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipTexRefSetFormat_slots[] = {
     {"texRef", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"fmt", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4190,6 +5442,11 @@ static const struct tracer_field_format hip_hipTexRefSetFormat_formats[] = {
     {"texRef_bytes", NULL, &hip_record_23},
     {"texRef_vals", NULL, &hip_record_23},
     {"fmt", &hip_names_7, NULL},
+};
+
+static const int64_t hip_hipTexObjectCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipTexObjectCreate_slots[] = {
@@ -4211,6 +5468,11 @@ static const struct tracer_field_format hip_hipTexObjectCreate_formats[] = {
     {"pResViewDesc_vals", NULL, &hip_record_16},
 };
 
+static const int64_t hip_hipTexObjectDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipTexObjectDestroy_slots[] = {
     {"texObject", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4218,6 +5480,11 @@ static const struct tracer_slot hip_hipTexObjectDestroy_slots[] = {
 
 static const struct tracer_field_format hip_hipTexObjectDestroy_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipTexObjectGetResourceDesc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipTexObjectGetResourceDesc_slots[] = {
@@ -4232,6 +5499,11 @@ static const struct tracer_field_format hip_hipTexObjectGetResourceDesc_formats[
     {"pResDesc_vals", NULL, &hip_record_14},
 };
 
+static const int64_t hip_hipTexObjectGetResourceViewDesc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipTexObjectGetResourceViewDesc_slots[] = {
     {"pResViewDesc", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"texObject", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4244,6 +5516,11 @@ static const struct tracer_field_format hip_hipTexObjectGetResourceViewDesc_form
     {"pResViewDesc_vals", NULL, &hip_record_16},
 };
 
+static const int64_t hip_hipTexObjectGetTextureDesc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipTexObjectGetTextureDesc_slots[] = {
     {"pTexDesc", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"texObject", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4254,6 +5531,11 @@ static const struct tracer_field_format hip_hipTexObjectGetTextureDesc_formats[]
     {"result", &hip_names_3, NULL},
     {"pTexDesc_bytes", NULL, &hip_record_12},
     {"pTexDesc_vals", NULL, &hip_record_12},
+};
+
+static const int64_t hip_hipBindTexture_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipBindTexture_slots[] = {
@@ -4272,6 +5554,11 @@ static const struct tracer_field_format hip_hipBindTexture_formats[] = {
     {"tex_vals", NULL, &hip_record_23},
     {"desc_bytes", NULL, &hip_record_6},
     {"desc_vals", NULL, &hip_record_6},
+};
+
+static const int64_t hip_hipBindTexture2D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipBindTexture2D_slots[] = {
@@ -4294,6 +5581,11 @@ static const struct tracer_field_format hip_hipBindTexture2D_formats[] = {
     {"desc_vals", NULL, &hip_record_6},
 };
 
+static const int64_t hip_hipBindTextureToArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipBindTextureToArray_slots[] = {
     {"tex", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"array", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4311,6 +5603,11 @@ static const struct tracer_field_format hip_hipBindTextureToArray_formats[] = {
     {"desc_vals", NULL, &hip_record_6},
 };
 
+static const int64_t hip_hipGetTextureAlignmentOffset_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGetTextureAlignmentOffset_slots[] = {
     {"offset", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"texref", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4324,6 +5621,11 @@ static const struct tracer_field_format hip_hipGetTextureAlignmentOffset_formats
     {"texref_vals", NULL, &hip_record_23},
 };
 
+static const int64_t hip_hipUnbindTexture_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipUnbindTexture_slots[] = {
     {"tex", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4333,6 +5635,11 @@ static const struct tracer_field_format hip_hipUnbindTexture_formats[] = {
     {"result", &hip_names_3, NULL},
     {"tex_bytes", NULL, &hip_record_23},
     {"tex_vals", NULL, &hip_record_23},
+};
+
+static const int64_t hip_hipTexRefGetAddress_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipTexRefGetAddress_slots[] = {
@@ -4346,6 +5653,11 @@ static const struct tracer_field_format hip_hipTexRefGetAddress_formats[] = {
     {"result", &hip_names_3, NULL},
     {"texRef_bytes", NULL, &hip_record_23},
     {"texRef_vals", NULL, &hip_record_23},
+};
+
+static const int64_t hip_hipTexRefGetAddressMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipTexRefGetAddressMode_slots[] = {
@@ -4364,6 +5676,11 @@ static const struct tracer_field_format hip_hipTexRefGetAddressMode_formats[] = 
     {"texRef_vals", NULL, &hip_record_23},
 };
 
+static const int64_t hip_hipTexRefGetFilterMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipTexRefGetFilterMode_slots[] = {
     {"pfm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"texRef", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4379,6 +5696,11 @@ static const struct tracer_field_format hip_hipTexRefGetFilterMode_formats[] = {
     {"texRef_vals", NULL, &hip_record_23},
 };
 
+static const int64_t hip_hipTexRefGetFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipTexRefGetFlags_slots[] = {
     {"pFlags", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"texRef", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4390,6 +5712,11 @@ static const struct tracer_field_format hip_hipTexRefGetFlags_formats[] = {
     {"result", &hip_names_3, NULL},
     {"texRef_bytes", NULL, &hip_record_23},
     {"texRef_vals", NULL, &hip_record_23},
+};
+
+static const int64_t hip_hipTexRefGetFormat_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipTexRefGetFormat_slots[] = {
@@ -4409,6 +5736,11 @@ static const struct tracer_field_format hip_hipTexRefGetFormat_formats[] = {
     {"texRef_vals", NULL, &hip_record_23},
 };
 
+static const int64_t hip_hipTexRefGetMaxAnisotropy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipTexRefGetMaxAnisotropy_slots[] = {
     {"pmaxAnsio", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"texRef", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4420,6 +5752,11 @@ static const struct tracer_field_format hip_hipTexRefGetMaxAnisotropy_formats[] 
     {"result", &hip_names_3, NULL},
     {"texRef_bytes", NULL, &hip_record_23},
     {"texRef_vals", NULL, &hip_record_23},
+};
+
+static const int64_t hip_hipTexRefGetMipmapFilterMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipTexRefGetMipmapFilterMode_slots[] = {
@@ -4437,6 +5774,11 @@ static const struct tracer_field_format hip_hipTexRefGetMipmapFilterMode_formats
     {"texRef_vals", NULL, &hip_record_23},
 };
 
+static const int64_t hip_hipTexRefGetMipmapLevelBias_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipTexRefGetMipmapLevelBias_slots[] = {
     {"pbias", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"texRef", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4448,6 +5790,11 @@ static const struct tracer_field_format hip_hipTexRefGetMipmapLevelBias_formats[
     {"result", &hip_names_3, NULL},
     {"texRef_bytes", NULL, &hip_record_23},
     {"texRef_vals", NULL, &hip_record_23},
+};
+
+static const int64_t hip_hipTexRefGetMipmapLevelClamp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipTexRefGetMipmapLevelClamp_slots[] = {
@@ -4465,6 +5812,11 @@ static const struct tracer_field_format hip_hipTexRefGetMipmapLevelClamp_formats
     {"texRef_vals", NULL, &hip_record_23},
 };
 
+static const int64_t hip_hipTexRefGetMipMappedArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipTexRefGetMipMappedArray_slots[] = {
     {"pArray", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"texRef", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4476,6 +5828,11 @@ static const struct tracer_field_format hip_hipTexRefGetMipMappedArray_formats[]
     {"result", &hip_names_3, NULL},
     {"texRef_bytes", NULL, &hip_record_23},
     {"texRef_vals", NULL, &hip_record_23},
+};
+
+static const int64_t hip_hipTexRefSetAddress_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipTexRefSetAddress_slots[] = {
@@ -4491,6 +5848,11 @@ static const struct tracer_field_format hip_hipTexRefSetAddress_formats[] = {
     {"result", &hip_names_3, NULL},
     {"texRef_bytes", NULL, &hip_record_23},
     {"texRef_vals", NULL, &hip_record_23},
+};
+
+static const int64_t hip_hipTexRefSetAddress2D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipTexRefSetAddress2D_slots[] = {
@@ -4509,6 +5871,11 @@ static const struct tracer_field_format hip_hipTexRefSetAddress2D_formats[] = {
     {"desc_vals", NULL, &hip_record_7},
 };
 
+static const int64_t hip_hipTexRefSetMaxAnisotropy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipTexRefSetMaxAnisotropy_slots[] = {
     {"texRef", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"maxAniso", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4519,6 +5886,11 @@ static const struct tracer_field_format hip_hipTexRefSetMaxAnisotropy_formats[] 
     {"result", &hip_names_3, NULL},
     {"texRef_bytes", NULL, &hip_record_23},
     {"texRef_vals", NULL, &hip_record_23},
+};
+
+static const int64_t hip_hipTexRefSetBorderColor_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipTexRefSetBorderColor_slots[] = {
@@ -4534,6 +5906,11 @@ static const struct tracer_field_format hip_hipTexRefSetBorderColor_formats[] = 
     {"texRef_vals", NULL, &hip_record_23},
 };
 
+static const int64_t hip_hipTexRefSetMipmapFilterMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipTexRefSetMipmapFilterMode_slots[] = {
     {"texRef", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"fm", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4545,6 +5922,11 @@ static const struct tracer_field_format hip_hipTexRefSetMipmapFilterMode_formats
     {"texRef_bytes", NULL, &hip_record_23},
     {"texRef_vals", NULL, &hip_record_23},
     {"fm", &hip_names_18, NULL},
+};
+
+static const int64_t hip_hipTexRefSetMipmapLevelBias_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipTexRefSetMipmapLevelBias_slots[] = {
@@ -4559,6 +5941,11 @@ static const struct tracer_field_format hip_hipTexRefSetMipmapLevelBias_formats[
     {"texRef_vals", NULL, &hip_record_23},
 };
 
+static const int64_t hip_hipTexRefSetMipmapLevelClamp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipTexRefSetMipmapLevelClamp_slots[] = {
     {"texRef", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"minMipMapLevelClamp", 5, 4, TRACER_SLOT_FLOAT, 0, -1},
@@ -4570,6 +5957,11 @@ static const struct tracer_field_format hip_hipTexRefSetMipmapLevelClamp_formats
     {"result", &hip_names_3, NULL},
     {"texRef_bytes", NULL, &hip_record_23},
     {"texRef_vals", NULL, &hip_record_23},
+};
+
+static const int64_t hip_hipTexRefSetMipmappedArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipTexRefSetMipmappedArray_slots[] = {
@@ -4587,6 +5979,11 @@ static const struct tracer_field_format hip_hipTexRefSetMipmappedArray_formats[]
     {"mipmappedArray_vals", NULL, &hip_record_11},
 };
 
+static const int64_t hip_hipMipmappedArrayCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMipmappedArrayCreate_slots[] = {
     {"pHandle", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pMipmappedArrayDesc", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4601,6 +5998,11 @@ static const struct tracer_field_format hip_hipMipmappedArrayCreate_formats[] = 
     {"pMipmappedArrayDesc_vals", NULL, &hip_record_8},
 };
 
+static const int64_t hip_hipMipmappedArrayDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMipmappedArrayDestroy_slots[] = {
     {"hMipmappedArray", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4610,6 +6012,11 @@ static const struct tracer_field_format hip_hipMipmappedArrayDestroy_formats[] =
     {"result", &hip_names_3, NULL},
     {"hMipmappedArray_bytes", NULL, &hip_record_11},
     {"hMipmappedArray_vals", NULL, &hip_record_11},
+};
+
+static const int64_t hip_hipMipmappedArrayGetLevel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMipmappedArrayGetLevel_slots[] = {
@@ -4626,6 +6033,11 @@ static const struct tracer_field_format hip_hipMipmappedArrayGetLevel_formats[] 
     {"hMipMappedArray_vals", NULL, &hip_record_11},
 };
 
+static const int64_t hip_hipRegisterApiCallback_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipRegisterApiCallback_slots[] = {
     {"id", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"fun", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4637,6 +6049,11 @@ static const struct tracer_field_format hip_hipRegisterApiCallback_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipRemoveApiCallback_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipRemoveApiCallback_slots[] = {
     {"id", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4644,6 +6061,11 @@ static const struct tracer_slot hip_hipRemoveApiCallback_slots[] = {
 
 static const struct tracer_field_format hip_hipRemoveApiCallback_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipRegisterActivityCallback_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipRegisterActivityCallback_slots[] = {
@@ -4657,6 +6079,11 @@ static const struct tracer_field_format hip_hipRegisterActivityCallback_formats[
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipRemoveActivityCallback_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipRemoveActivityCallback_slots[] = {
     {"id", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4666,14 +6093,26 @@ static const struct tracer_field_format hip_hipRemoveActivityCallback_formats[] 
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipApiName_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipApiName_slots[] = {
     {"id", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 5, 8, TRACER_SLOT_ADDRESS, 1, -1},
 };
 
+static const int64_t hip_hipKernelNameRef_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipKernelNameRef_slots[] = {
     {"f", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 5, 8, TRACER_SLOT_ADDRESS, 1, -1},
+};
+
+static const int64_t hip_hipKernelNameRefByPtr_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipKernelNameRefByPtr_slots[] = {
@@ -4682,9 +6121,18 @@ static const struct tracer_slot hip_hipKernelNameRefByPtr_slots[] = {
     {"result", 6, 8, TRACER_SLOT_ADDRESS, 1, -1},
 };
 
+static const int64_t hip_hipGetStreamDeviceId_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGetStreamDeviceId_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 5, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
+static const int64_t hip_hipStreamBeginCapture_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipStreamBeginCapture_slots[] = {
@@ -4698,6 +6146,11 @@ static const struct tracer_field_format hip_hipStreamBeginCapture_formats[] = {
     {"mode", &hip_names_41, NULL},
 };
 
+static const int64_t hip_hipStreamEndCapture_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipStreamEndCapture_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pGraph", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4707,6 +6160,11 @@ static const struct tracer_slot hip_hipStreamEndCapture_slots[] = {
 
 static const struct tracer_field_format hip_hipStreamEndCapture_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipStreamGetCaptureInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipStreamGetCaptureInfo_slots[] = {
@@ -4722,6 +6180,11 @@ static const struct tracer_field_format hip_hipStreamGetCaptureInfo_formats[] = 
     {"result", &hip_names_3, NULL},
     {"pCaptureStatus_val", &hip_names_42, NULL},
     {"pCaptureStatus_vals", &hip_names_42, NULL},
+};
+
+static const int64_t hip_hipStreamGetCaptureInfo_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipStreamGetCaptureInfo_v2_slots[] = {
@@ -4744,6 +6207,11 @@ static const struct tracer_field_format hip_hipStreamGetCaptureInfo_v2_formats[]
     {"captureStatus_out_vals", &hip_names_42, NULL},
 };
 
+static const int64_t hip_hipStreamIsCapturing_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipStreamIsCapturing_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pCaptureStatus", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4755,6 +6223,11 @@ static const struct tracer_field_format hip_hipStreamIsCapturing_formats[] = {
     {"result", &hip_names_3, NULL},
     {"pCaptureStatus_val", &hip_names_42, NULL},
     {"pCaptureStatus_vals", &hip_names_42, NULL},
+};
+
+static const int64_t hip_hipStreamUpdateCaptureDependencies_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipStreamUpdateCaptureDependencies_slots[] = {
@@ -4769,6 +6242,11 @@ static const struct tracer_field_format hip_hipStreamUpdateCaptureDependencies_f
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipLaunchHostFunc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipLaunchHostFunc_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"fn", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4778,6 +6256,11 @@ static const struct tracer_slot hip_hipLaunchHostFunc_slots[] = {
 
 static const struct tracer_field_format hip_hipLaunchHostFunc_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipThreadExchangeStreamCaptureMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipThreadExchangeStreamCaptureMode_slots[] = {
@@ -4791,6 +6274,11 @@ static const struct tracer_field_format hip_hipThreadExchangeStreamCaptureMode_f
     {"mode_vals", &hip_names_41, NULL},
 };
 
+static const int64_t hip_hipGraphCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphCreate_slots[] = {
     {"pGraph", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flags", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4802,6 +6290,11 @@ static const struct tracer_field_format hip_hipGraphCreate_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGraphDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphDestroy_slots[] = {
     {"graph", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4809,6 +6302,11 @@ static const struct tracer_slot hip_hipGraphDestroy_slots[] = {
 
 static const struct tracer_field_format hip_hipGraphDestroy_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipGraphAddDependencies_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphAddDependencies_slots[] = {
@@ -4823,6 +6321,11 @@ static const struct tracer_field_format hip_hipGraphAddDependencies_formats[] = 
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGraphRemoveDependencies_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphRemoveDependencies_slots[] = {
     {"graph", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"from", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4833,6 +6336,11 @@ static const struct tracer_slot hip_hipGraphRemoveDependencies_slots[] = {
 
 static const struct tracer_field_format hip_hipGraphRemoveDependencies_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipGraphGetEdges_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphGetEdges_slots[] = {
@@ -4850,6 +6358,11 @@ static const struct tracer_field_format hip_hipGraphGetEdges_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGraphGetNodes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphGetNodes_slots[] = {
     {"graph", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"nodes", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4861,6 +6374,11 @@ static const struct tracer_slot hip_hipGraphGetNodes_slots[] = {
 
 static const struct tracer_field_format hip_hipGraphGetNodes_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipGraphGetRootNodes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphGetRootNodes_slots[] = {
@@ -4876,6 +6394,11 @@ static const struct tracer_field_format hip_hipGraphGetRootNodes_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGraphNodeGetDependencies_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphNodeGetDependencies_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pDependencies", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4887,6 +6410,11 @@ static const struct tracer_slot hip_hipGraphNodeGetDependencies_slots[] = {
 
 static const struct tracer_field_format hip_hipGraphNodeGetDependencies_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipGraphNodeGetDependentNodes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphNodeGetDependentNodes_slots[] = {
@@ -4902,6 +6430,11 @@ static const struct tracer_field_format hip_hipGraphNodeGetDependentNodes_format
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGraphNodeGetType_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphNodeGetType_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pType", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4915,6 +6448,11 @@ static const struct tracer_field_format hip_hipGraphNodeGetType_formats[] = {
     {"pType_vals", &hip_names_39, NULL},
 };
 
+static const int64_t hip_hipGraphDestroyNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphDestroyNode_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4922,6 +6460,11 @@ static const struct tracer_slot hip_hipGraphDestroyNode_slots[] = {
 
 static const struct tracer_field_format hip_hipGraphDestroyNode_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipGraphClone_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphClone_slots[] = {
@@ -4935,6 +6478,11 @@ static const struct tracer_field_format hip_hipGraphClone_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGraphNodeFindInClone_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphNodeFindInClone_slots[] = {
     {"pNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"originalNode", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4945,6 +6493,11 @@ static const struct tracer_slot hip_hipGraphNodeFindInClone_slots[] = {
 
 static const struct tracer_field_format hip_hipGraphNodeFindInClone_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipGraphInstantiate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphInstantiate_slots[] = {
@@ -4963,6 +6516,11 @@ static const struct tracer_field_format hip_hipGraphInstantiate_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGraphInstantiateWithFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphInstantiateWithFlags_slots[] = {
     {"pGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"graph", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4975,6 +6533,11 @@ static const struct tracer_field_format hip_hipGraphInstantiateWithFlags_formats
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGraphLaunch_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphLaunch_slots[] = {
     {"graphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"stream", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4985,6 +6548,11 @@ static const struct tracer_field_format hip_hipGraphLaunch_formats[] = {
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGraphExecDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphExecDestroy_slots[] = {
     {"graphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4992,6 +6560,11 @@ static const struct tracer_slot hip_hipGraphExecDestroy_slots[] = {
 
 static const struct tracer_field_format hip_hipGraphExecDestroy_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipGraphExecUpdate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphExecUpdate_slots[] = {
@@ -5006,6 +6579,11 @@ static const struct tracer_field_format hip_hipGraphExecUpdate_formats[] = {
     {"result", &hip_names_3, NULL},
     {"updateResult_out_val", &hip_names_40, NULL},
     {"updateResult_out_vals", &hip_names_40, NULL},
+};
+
+static const int64_t hip_hipGraphAddKernelNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphAddKernelNode_slots[] = {
@@ -5024,6 +6602,11 @@ static const struct tracer_field_format hip_hipGraphAddKernelNode_formats[] = {
     {"pNodeParams_vals", NULL, &hip_record_51},
 };
 
+static const int64_t hip_hipGraphKernelNodeGetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphKernelNodeGetParams_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pNodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5034,6 +6617,11 @@ static const struct tracer_field_format hip_hipGraphKernelNodeGetParams_formats[
     {"result", &hip_names_3, NULL},
     {"pNodeParams_bytes", NULL, &hip_record_51},
     {"pNodeParams_vals", NULL, &hip_record_51},
+};
+
+static const int64_t hip_hipGraphKernelNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphKernelNodeSetParams_slots[] = {
@@ -5048,6 +6636,11 @@ static const struct tracer_field_format hip_hipGraphKernelNodeSetParams_formats[
     {"pNodeParams_vals", NULL, &hip_record_51},
 };
 
+static const int64_t hip_hipGraphExecKernelNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphExecKernelNodeSetParams_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"node", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5059,6 +6652,11 @@ static const struct tracer_field_format hip_hipGraphExecKernelNodeSetParams_form
     {"result", &hip_names_3, NULL},
     {"pNodeParams_bytes", NULL, &hip_record_51},
     {"pNodeParams_vals", NULL, &hip_record_51},
+};
+
+static const int64_t hip_hipGraphAddMemcpyNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphAddMemcpyNode_slots[] = {
@@ -5077,6 +6675,11 @@ static const struct tracer_field_format hip_hipGraphAddMemcpyNode_formats[] = {
     {"pCopyParams_vals", NULL, &hip_record_20},
 };
 
+static const int64_t hip_hipGraphMemcpyNodeGetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphMemcpyNodeGetParams_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pNodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5089,6 +6692,11 @@ static const struct tracer_field_format hip_hipGraphMemcpyNodeGetParams_formats[
     {"pNodeParams_vals", NULL, &hip_record_20},
 };
 
+static const int64_t hip_hipGraphMemcpyNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphMemcpyNodeSetParams_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pNodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5099,6 +6707,11 @@ static const struct tracer_field_format hip_hipGraphMemcpyNodeSetParams_formats[
     {"result", &hip_names_3, NULL},
     {"pNodeParams_bytes", NULL, &hip_record_20},
     {"pNodeParams_vals", NULL, &hip_record_20},
+};
+
+static const int64_t hip_hipGraphKernelNodeSetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphKernelNodeSetAttribute_slots[] = {
@@ -5115,6 +6728,11 @@ static const struct tracer_field_format hip_hipGraphKernelNodeSetAttribute_forma
     {"value_vals", NULL, &hip_record_4},
 };
 
+static const int64_t hip_hipGraphKernelNodeGetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphKernelNodeGetAttribute_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"attr", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5129,6 +6747,11 @@ static const struct tracer_field_format hip_hipGraphKernelNodeGetAttribute_forma
     {"value_vals", NULL, &hip_record_4},
 };
 
+static const int64_t hip_hipGraphExecMemcpyNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphExecMemcpyNodeSetParams_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"node", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5140,6 +6763,11 @@ static const struct tracer_field_format hip_hipGraphExecMemcpyNodeSetParams_form
     {"result", &hip_names_3, NULL},
     {"pNodeParams_bytes", NULL, &hip_record_20},
     {"pNodeParams_vals", NULL, &hip_record_20},
+};
+
+static const int64_t hip_hipGraphAddMemcpyNode1D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphAddMemcpyNode1D_slots[] = {
@@ -5160,6 +6788,11 @@ static const struct tracer_field_format hip_hipGraphAddMemcpyNode1D_formats[] = 
     {"kind", &hip_names_14, NULL},
 };
 
+static const int64_t hip_hipGraphMemcpyNodeSetParams1D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphMemcpyNodeSetParams1D_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dst", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5172,6 +6805,11 @@ static const struct tracer_slot hip_hipGraphMemcpyNodeSetParams1D_slots[] = {
 static const struct tracer_field_format hip_hipGraphMemcpyNodeSetParams1D_formats[] = {
     {"result", &hip_names_3, NULL},
     {"kind", &hip_names_14, NULL},
+};
+
+static const int64_t hip_hipGraphExecMemcpyNodeSetParams1D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphExecMemcpyNodeSetParams1D_slots[] = {
@@ -5187,6 +6825,11 @@ static const struct tracer_slot hip_hipGraphExecMemcpyNodeSetParams1D_slots[] = 
 static const struct tracer_field_format hip_hipGraphExecMemcpyNodeSetParams1D_formats[] = {
     {"result", &hip_names_3, NULL},
     {"kind", &hip_names_14, NULL},
+};
+
+static const int64_t hip_hipGraphAddMemcpyNodeFromSymbol_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphAddMemcpyNodeFromSymbol_slots[] = {
@@ -5208,6 +6851,11 @@ static const struct tracer_field_format hip_hipGraphAddMemcpyNodeFromSymbol_form
     {"kind", &hip_names_14, NULL},
 };
 
+static const int64_t hip_hipGraphMemcpyNodeSetParamsFromSymbol_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphMemcpyNodeSetParamsFromSymbol_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dst", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5221,6 +6869,11 @@ static const struct tracer_slot hip_hipGraphMemcpyNodeSetParamsFromSymbol_slots[
 static const struct tracer_field_format hip_hipGraphMemcpyNodeSetParamsFromSymbol_formats[] = {
     {"result", &hip_names_3, NULL},
     {"kind", &hip_names_14, NULL},
+};
+
+static const int64_t hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_slots[] = {
@@ -5237,6 +6890,11 @@ static const struct tracer_slot hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_sl
 static const struct tracer_field_format hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_formats[] = {
     {"result", &hip_names_3, NULL},
     {"kind", &hip_names_14, NULL},
+};
+
+static const int64_t hip_hipGraphAddMemcpyNodeToSymbol_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphAddMemcpyNodeToSymbol_slots[] = {
@@ -5258,6 +6916,11 @@ static const struct tracer_field_format hip_hipGraphAddMemcpyNodeToSymbol_format
     {"kind", &hip_names_14, NULL},
 };
 
+static const int64_t hip_hipGraphMemcpyNodeSetParamsToSymbol_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphMemcpyNodeSetParamsToSymbol_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"symbol", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5271,6 +6934,11 @@ static const struct tracer_slot hip_hipGraphMemcpyNodeSetParamsToSymbol_slots[] 
 static const struct tracer_field_format hip_hipGraphMemcpyNodeSetParamsToSymbol_formats[] = {
     {"result", &hip_names_3, NULL},
     {"kind", &hip_names_14, NULL},
+};
+
+static const int64_t hip_hipGraphExecMemcpyNodeSetParamsToSymbol_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphExecMemcpyNodeSetParamsToSymbol_slots[] = {
@@ -5289,6 +6957,11 @@ static const struct tracer_field_format hip_hipGraphExecMemcpyNodeSetParamsToSym
     {"kind", &hip_names_14, NULL},
 };
 
+static const int64_t hip_hipGraphAddMemsetNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphAddMemsetNode_slots[] = {
     {"pGraphNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"graph", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5305,6 +6978,11 @@ static const struct tracer_field_format hip_hipGraphAddMemsetNode_formats[] = {
     {"pMemsetParams_vals", NULL, &hip_record_52},
 };
 
+static const int64_t hip_hipGraphMemsetNodeGetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphMemsetNodeGetParams_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pNodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5315,6 +6993,11 @@ static const struct tracer_field_format hip_hipGraphMemsetNodeGetParams_formats[
     {"result", &hip_names_3, NULL},
     {"pNodeParams_bytes", NULL, &hip_record_52},
     {"pNodeParams_vals", NULL, &hip_record_52},
+};
+
+static const int64_t hip_hipGraphMemsetNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphMemsetNodeSetParams_slots[] = {
@@ -5329,6 +7012,11 @@ static const struct tracer_field_format hip_hipGraphMemsetNodeSetParams_formats[
     {"pNodeParams_vals", NULL, &hip_record_52},
 };
 
+static const int64_t hip_hipGraphExecMemsetNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphExecMemsetNodeSetParams_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"node", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5340,6 +7028,11 @@ static const struct tracer_field_format hip_hipGraphExecMemsetNodeSetParams_form
     {"result", &hip_names_3, NULL},
     {"pNodeParams_bytes", NULL, &hip_record_52},
     {"pNodeParams_vals", NULL, &hip_record_52},
+};
+
+static const int64_t hip_hipGraphAddHostNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphAddHostNode_slots[] = {
@@ -5358,6 +7051,11 @@ static const struct tracer_field_format hip_hipGraphAddHostNode_formats[] = {
     {"pNodeParams_vals", NULL, &hip_record_50},
 };
 
+static const int64_t hip_hipGraphHostNodeGetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphHostNodeGetParams_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pNodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5368,6 +7066,11 @@ static const struct tracer_field_format hip_hipGraphHostNodeGetParams_formats[] 
     {"result", &hip_names_3, NULL},
     {"pNodeParams_bytes", NULL, &hip_record_50},
     {"pNodeParams_vals", NULL, &hip_record_50},
+};
+
+static const int64_t hip_hipGraphHostNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphHostNodeSetParams_slots[] = {
@@ -5382,6 +7085,11 @@ static const struct tracer_field_format hip_hipGraphHostNodeSetParams_formats[] 
     {"pNodeParams_vals", NULL, &hip_record_50},
 };
 
+static const int64_t hip_hipGraphExecHostNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphExecHostNodeSetParams_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"node", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5393,6 +7101,11 @@ static const struct tracer_field_format hip_hipGraphExecHostNodeSetParams_format
     {"result", &hip_names_3, NULL},
     {"pNodeParams_bytes", NULL, &hip_record_50},
     {"pNodeParams_vals", NULL, &hip_record_50},
+};
+
+static const int64_t hip_hipGraphAddChildGraphNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphAddChildGraphNode_slots[] = {
@@ -5409,6 +7122,11 @@ static const struct tracer_field_format hip_hipGraphAddChildGraphNode_formats[] 
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGraphChildGraphNodeGetGraph_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphChildGraphNodeGetGraph_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pGraph", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5418,6 +7136,11 @@ static const struct tracer_slot hip_hipGraphChildGraphNodeGetGraph_slots[] = {
 
 static const struct tracer_field_format hip_hipGraphChildGraphNodeGetGraph_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipGraphExecChildGraphNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphExecChildGraphNodeSetParams_slots[] = {
@@ -5431,6 +7154,11 @@ static const struct tracer_field_format hip_hipGraphExecChildGraphNodeSetParams_
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGraphAddEmptyNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphAddEmptyNode_slots[] = {
     {"pGraphNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"graph", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5442,6 +7170,11 @@ static const struct tracer_slot hip_hipGraphAddEmptyNode_slots[] = {
 
 static const struct tracer_field_format hip_hipGraphAddEmptyNode_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipGraphAddEventRecordNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphAddEventRecordNode_slots[] = {
@@ -5458,6 +7191,11 @@ static const struct tracer_field_format hip_hipGraphAddEventRecordNode_formats[]
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGraphEventRecordNodeGetEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphEventRecordNodeGetEvent_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"event_out", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5467,6 +7205,11 @@ static const struct tracer_slot hip_hipGraphEventRecordNodeGetEvent_slots[] = {
 
 static const struct tracer_field_format hip_hipGraphEventRecordNodeGetEvent_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipGraphEventRecordNodeSetEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphEventRecordNodeSetEvent_slots[] = {
@@ -5479,6 +7222,11 @@ static const struct tracer_field_format hip_hipGraphEventRecordNodeSetEvent_form
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGraphExecEventRecordNodeSetEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphExecEventRecordNodeSetEvent_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hNode", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5488,6 +7236,11 @@ static const struct tracer_slot hip_hipGraphExecEventRecordNodeSetEvent_slots[] 
 
 static const struct tracer_field_format hip_hipGraphExecEventRecordNodeSetEvent_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipGraphAddEventWaitNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphAddEventWaitNode_slots[] = {
@@ -5504,6 +7257,11 @@ static const struct tracer_field_format hip_hipGraphAddEventWaitNode_formats[] =
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGraphEventWaitNodeGetEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphEventWaitNodeGetEvent_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"event_out", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5515,6 +7273,11 @@ static const struct tracer_field_format hip_hipGraphEventWaitNodeGetEvent_format
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGraphEventWaitNodeSetEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphEventWaitNodeSetEvent_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"event", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5523,6 +7286,11 @@ static const struct tracer_slot hip_hipGraphEventWaitNodeSetEvent_slots[] = {
 
 static const struct tracer_field_format hip_hipGraphEventWaitNodeSetEvent_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipGraphExecEventWaitNodeSetEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphExecEventWaitNodeSetEvent_slots[] = {
@@ -5536,6 +7304,11 @@ static const struct tracer_field_format hip_hipGraphExecEventWaitNodeSetEvent_fo
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipMemAddressFree_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemAddressFree_slots[] = {
     {"devPtr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5544,6 +7317,11 @@ static const struct tracer_slot hip_hipMemAddressFree_slots[] = {
 
 static const struct tracer_field_format hip_hipMemAddressFree_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemAddressReserve_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemAddressReserve_slots[] = {
@@ -5558,6 +7336,11 @@ static const struct tracer_slot hip_hipMemAddressReserve_slots[] = {
 
 static const struct tracer_field_format hip_hipMemAddressReserve_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemCreate_slots[] = {
@@ -5575,6 +7358,11 @@ static const struct tracer_field_format hip_hipMemCreate_formats[] = {
     {"prop_vals", NULL, &hip_record_53},
 };
 
+static const int64_t hip_hipMemExportToShareableHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemExportToShareableHandle_slots[] = {
     {"shareableHandle", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"handle", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5586,6 +7374,11 @@ static const struct tracer_slot hip_hipMemExportToShareableHandle_slots[] = {
 static const struct tracer_field_format hip_hipMemExportToShareableHandle_formats[] = {
     {"result", &hip_names_3, NULL},
     {"handleType", &hip_names_30, NULL},
+};
+
+static const int64_t hip_hipMemGetAccess_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemGetAccess_slots[] = {
@@ -5600,6 +7393,11 @@ static const struct tracer_field_format hip_hipMemGetAccess_formats[] = {
     {"result", &hip_names_3, NULL},
     {"location_bytes", NULL, &hip_record_35},
     {"location_vals", NULL, &hip_record_35},
+};
+
+static const int64_t hip_hipMemGetAllocationGranularity_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemGetAllocationGranularity_slots[] = {
@@ -5617,6 +7415,11 @@ static const struct tracer_field_format hip_hipMemGetAllocationGranularity_forma
     {"option", &hip_names_45, NULL},
 };
 
+static const int64_t hip_hipMemGetAllocationPropertiesFromHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemGetAllocationPropertiesFromHandle_slots[] = {
     {"prop", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"handle", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5627,6 +7430,11 @@ static const struct tracer_field_format hip_hipMemGetAllocationPropertiesFromHan
     {"result", &hip_names_3, NULL},
     {"prop_bytes", NULL, &hip_record_53},
     {"prop_vals", NULL, &hip_record_53},
+};
+
+static const int64_t hip_hipMemImportFromShareableHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemImportFromShareableHandle_slots[] = {
@@ -5642,6 +7450,11 @@ static const struct tracer_field_format hip_hipMemImportFromShareableHandle_form
     {"shHandleType", &hip_names_30, NULL},
 };
 
+static const int64_t hip_hipMemMap_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemMap_slots[] = {
     {"ptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5653,6 +7466,11 @@ static const struct tracer_slot hip_hipMemMap_slots[] = {
 
 static const struct tracer_field_format hip_hipMemMap_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemMapArrayAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemMapArrayAsync_slots[] = {
@@ -5668,6 +7486,11 @@ static const struct tracer_field_format hip_hipMemMapArrayAsync_formats[] = {
     {"mapInfoList_vals", NULL, &hip_record_55},
 };
 
+static const int64_t hip_hipMemRelease_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemRelease_slots[] = {
     {"handle", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -5675,6 +7498,11 @@ static const struct tracer_slot hip_hipMemRelease_slots[] = {
 
 static const struct tracer_field_format hip_hipMemRelease_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemRetainAllocationHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemRetainAllocationHandle_slots[] = {
@@ -5686,6 +7514,11 @@ static const struct tracer_slot hip_hipMemRetainAllocationHandle_slots[] = {
 
 static const struct tracer_field_format hip_hipMemRetainAllocationHandle_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipMemSetAccess_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipMemSetAccess_slots[] = {
@@ -5702,6 +7535,11 @@ static const struct tracer_field_format hip_hipMemSetAccess_formats[] = {
     {"desc_vals", NULL, &hip_record_36},
 };
 
+static const int64_t hip_hipMemUnmap_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipMemUnmap_slots[] = {
     {"ptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5710,6 +7548,11 @@ static const struct tracer_slot hip_hipMemUnmap_slots[] = {
 
 static const struct tracer_field_format hip_hipMemUnmap_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipGLGetDevices_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGLGetDevices_slots[] = {
@@ -5727,6 +7570,11 @@ static const struct tracer_field_format hip_hipGLGetDevices_formats[] = {
     {"deviceList", &hip_names_37, NULL},
 };
 
+static const int64_t hip_hipGraphicsGLRegisterBuffer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphicsGLRegisterBuffer_slots[] = {
     {"resource", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buffer", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5737,6 +7585,11 @@ static const struct tracer_slot hip_hipGraphicsGLRegisterBuffer_slots[] = {
 
 static const struct tracer_field_format hip_hipGraphicsGLRegisterBuffer_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipGraphicsGLRegisterImage_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphicsGLRegisterImage_slots[] = {
@@ -5752,6 +7605,11 @@ static const struct tracer_field_format hip_hipGraphicsGLRegisterImage_formats[]
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGraphicsMapResources_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphicsMapResources_slots[] = {
     {"count", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"resources", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5762,6 +7620,11 @@ static const struct tracer_slot hip_hipGraphicsMapResources_slots[] = {
 
 static const struct tracer_field_format hip_hipGraphicsMapResources_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipGraphicsSubResourceGetMappedArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphicsSubResourceGetMappedArray_slots[] = {
@@ -5777,6 +7640,11 @@ static const struct tracer_field_format hip_hipGraphicsSubResourceGetMappedArray
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGraphicsResourceGetMappedPointer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphicsResourceGetMappedPointer_slots[] = {
     {"devPtr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5788,6 +7656,11 @@ static const struct tracer_slot hip_hipGraphicsResourceGetMappedPointer_slots[] 
 
 static const struct tracer_field_format hip_hipGraphicsResourceGetMappedPointer_formats[] = {
     {"result", &hip_names_3, NULL},
+};
+
+static const int64_t hip_hipGraphicsUnmapResources_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot hip_hipGraphicsUnmapResources_slots[] = {
@@ -5802,6 +7675,11 @@ static const struct tracer_field_format hip_hipGraphicsUnmapResources_formats[] 
     {"result", &hip_names_3, NULL},
 };
 
+static const int64_t hip_hipGraphicsUnregisterResource_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot hip_hipGraphicsUnregisterResource_slots[] = {
     {"resource", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -5813,1887 +7691,1887 @@ static const struct tracer_field_format hip_hipGraphicsUnregisterResource_format
 
 static const struct tracer_function_desc hip_functions[] = {
     {"hipCreateChannelDesc", TRACER_STATUS_NONE, hip_hipCreateChannelDesc_slots, 5, 9,
-     0,
+     0, hip_hipCreateChannelDesc_ok_statuses, 0,
      hip_hipCreateChannelDesc_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpy_spt", TRACER_STATUS_RESULT, hip_hipMemcpy_spt_slots, 5, 8,
-     0,
+     0, hip_hipMemcpy_spt_ok_statuses, 1,
      hip_hipMemcpy_spt_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyToSymbol_spt", TRACER_STATUS_RESULT, hip_hipMemcpyToSymbol_spt_slots, 6, 9,
-     0,
+     0, hip_hipMemcpyToSymbol_spt_ok_statuses, 1,
      hip_hipMemcpyToSymbol_spt_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyFromSymbol_spt", TRACER_STATUS_RESULT, hip_hipMemcpyFromSymbol_spt_slots, 6, 9,
-     0,
+     0, hip_hipMemcpyFromSymbol_spt_ok_statuses, 1,
      hip_hipMemcpyFromSymbol_spt_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpy2D_spt", TRACER_STATUS_RESULT, hip_hipMemcpy2D_spt_slots, 8, 11,
-     0,
+     0, hip_hipMemcpy2D_spt_ok_statuses, 1,
      hip_hipMemcpy2D_spt_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpy2DToArray_spt", TRACER_STATUS_RESULT, hip_hipMemcpy2DToArray_spt_slots, 9, 12,
-     0,
+     0, hip_hipMemcpy2DToArray_spt_ok_statuses, 1,
      hip_hipMemcpy2DToArray_spt_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpy2DFromArray_spt", TRACER_STATUS_RESULT, hip_hipMemcpy2DFromArray_spt_slots, 9, 12,
-     1,
+     1, hip_hipMemcpy2DFromArray_spt_ok_statuses, 1,
      hip_hipMemcpy2DFromArray_spt_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpy3D_spt", TRACER_STATUS_RESULT, hip_hipMemcpy3D_spt_slots, 2, 5,
-     1,
+     1, hip_hipMemcpy3D_spt_ok_statuses, 1,
      hip_hipMemcpy3D_spt_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemset_spt", TRACER_STATUS_RESULT, hip_hipMemset_spt_slots, 4, 7,
-     0,
+     0, hip_hipMemset_spt_ok_statuses, 1,
      hip_hipMemset_spt_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemset2D_spt", TRACER_STATUS_RESULT, hip_hipMemset2D_spt_slots, 6, 9,
-     0,
+     0, hip_hipMemset2D_spt_ok_statuses, 1,
      hip_hipMemset2D_spt_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemset3D_spt", TRACER_STATUS_RESULT, hip_hipMemset3D_spt_slots, 2, 5,
-     2,
+     2, hip_hipMemset3D_spt_ok_statuses, 1,
      hip_hipMemset3D_spt_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyAsync_spt", TRACER_STATUS_RESULT, hip_hipMemcpyAsync_spt_slots, 6, 9,
-     0,
+     0, hip_hipMemcpyAsync_spt_ok_statuses, 1,
      hip_hipMemcpyAsync_spt_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamQuery_spt", TRACER_STATUS_RESULT, hip_hipStreamQuery_spt_slots, 2, 5,
-     0,
+     0, hip_hipStreamQuery_spt_ok_statuses, 1,
      hip_hipStreamQuery_spt_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamSynchronize_spt", TRACER_STATUS_RESULT, hip_hipStreamSynchronize_spt_slots, 2, 5,
-     0,
+     0, hip_hipStreamSynchronize_spt_ok_statuses, 1,
      hip_hipStreamSynchronize_spt_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamGetPriority_spt", TRACER_STATUS_RESULT, hip_hipStreamGetPriority_spt_slots, 4, 7,
-     0,
+     0, hip_hipStreamGetPriority_spt_ok_statuses, 1,
      hip_hipStreamGetPriority_spt_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamWaitEvent_spt", TRACER_STATUS_RESULT, hip_hipStreamWaitEvent_spt_slots, 4, 7,
-     0,
+     0, hip_hipStreamWaitEvent_spt_ok_statuses, 1,
      hip_hipStreamWaitEvent_spt_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamGetFlags_spt", TRACER_STATUS_RESULT, hip_hipStreamGetFlags_spt_slots, 4, 7,
-     0,
+     0, hip_hipStreamGetFlags_spt_ok_statuses, 1,
      hip_hipStreamGetFlags_spt_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipLaunchCooperativeKernel_spt", TRACER_STATUS_RESULT, hip_hipLaunchCooperativeKernel_spt_slots, 6, 9,
-     2,
+     2, hip_hipLaunchCooperativeKernel_spt_ok_statuses, 1,
      hip_hipLaunchCooperativeKernel_spt_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipLaunchKernel_spt", TRACER_STATUS_RESULT, hip_hipLaunchKernel_spt_slots, 6, 9,
-     2,
+     2, hip_hipLaunchKernel_spt_ok_statuses, 1,
      hip_hipLaunchKernel_spt_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipInit", TRACER_STATUS_RESULT, hip_hipInit_slots, 2, 5,
-     0,
+     0, hip_hipInit_ok_statuses, 1,
      hip_hipInit_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDriverGetVersion", TRACER_STATUS_RESULT, hip_hipDriverGetVersion_slots, 3, 6,
-     0,
+     0, hip_hipDriverGetVersion_ok_statuses, 1,
      hip_hipDriverGetVersion_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipRuntimeGetVersion", TRACER_STATUS_RESULT, hip_hipRuntimeGetVersion_slots, 3, 6,
-     0,
+     0, hip_hipRuntimeGetVersion_ok_statuses, 1,
      hip_hipRuntimeGetVersion_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceGet", TRACER_STATUS_RESULT, hip_hipDeviceGet_slots, 4, 7,
-     0,
+     0, hip_hipDeviceGet_ok_statuses, 1,
      hip_hipDeviceGet_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceComputeCapability", TRACER_STATUS_RESULT, hip_hipDeviceComputeCapability_slots, 6, 9,
-     0,
+     0, hip_hipDeviceComputeCapability_ok_statuses, 1,
      hip_hipDeviceComputeCapability_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceGetName", TRACER_STATUS_RESULT, hip_hipDeviceGetName_slots, 5, 8,
-     0,
+     0, hip_hipDeviceGetName_ok_statuses, 1,
      hip_hipDeviceGetName_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceGetUuid", TRACER_STATUS_RESULT, hip_hipDeviceGetUuid_slots, 3, 6,
-     0,
+     0, hip_hipDeviceGetUuid_ok_statuses, 1,
      hip_hipDeviceGetUuid_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceGetP2PAttribute", TRACER_STATUS_RESULT, hip_hipDeviceGetP2PAttribute_slots, 6, 9,
-     0,
+     0, hip_hipDeviceGetP2PAttribute_ok_statuses, 1,
      hip_hipDeviceGetP2PAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceGetPCIBusId", TRACER_STATUS_RESULT, hip_hipDeviceGetPCIBusId_slots, 5, 8,
-     0,
+     0, hip_hipDeviceGetPCIBusId_ok_statuses, 1,
      hip_hipDeviceGetPCIBusId_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceGetByPCIBusId", TRACER_STATUS_RESULT, hip_hipDeviceGetByPCIBusId_slots, 4, 7,
-     1,
+     1, hip_hipDeviceGetByPCIBusId_ok_statuses, 1,
      hip_hipDeviceGetByPCIBusId_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceTotalMem", TRACER_STATUS_RESULT, hip_hipDeviceTotalMem_slots, 4, 7,
-     0,
+     0, hip_hipDeviceTotalMem_ok_statuses, 1,
      hip_hipDeviceTotalMem_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceSynchronize", TRACER_STATUS_RESULT, hip_hipDeviceSynchronize_slots, 1, 4,
-     0,
+     0, hip_hipDeviceSynchronize_ok_statuses, 1,
      hip_hipDeviceSynchronize_formats, 1,
      TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceReset", TRACER_STATUS_RESULT, hip_hipDeviceReset_slots, 1, 4,
-     0,
+     0, hip_hipDeviceReset_ok_statuses, 1,
      hip_hipDeviceReset_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipSetDevice", TRACER_STATUS_RESULT, hip_hipSetDevice_slots, 2, 5,
-     0,
+     0, hip_hipSetDevice_ok_statuses, 1,
      hip_hipSetDevice_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGetDevice", TRACER_STATUS_RESULT, hip_hipGetDevice_slots, 3, 6,
-     0,
+     0, hip_hipGetDevice_ok_statuses, 1,
      hip_hipGetDevice_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGetDeviceCount", TRACER_STATUS_RESULT, hip_hipGetDeviceCount_slots, 3, 6,
-     0,
+     0, hip_hipGetDeviceCount_ok_statuses, 1,
      hip_hipGetDeviceCount_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceGetAttribute", TRACER_STATUS_RESULT, hip_hipDeviceGetAttribute_slots, 5, 8,
-     0,
+     0, hip_hipDeviceGetAttribute_ok_statuses, 1,
      hip_hipDeviceGetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceGetDefaultMemPool", TRACER_STATUS_RESULT, hip_hipDeviceGetDefaultMemPool_slots, 4, 7,
-     0,
+     0, hip_hipDeviceGetDefaultMemPool_ok_statuses, 1,
      hip_hipDeviceGetDefaultMemPool_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceSetMemPool", TRACER_STATUS_RESULT, hip_hipDeviceSetMemPool_slots, 3, 6,
-     0,
+     0, hip_hipDeviceSetMemPool_ok_statuses, 1,
      hip_hipDeviceSetMemPool_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceGetMemPool", TRACER_STATUS_RESULT, hip_hipDeviceGetMemPool_slots, 4, 7,
-     0,
+     0, hip_hipDeviceGetMemPool_ok_statuses, 1,
      hip_hipDeviceGetMemPool_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGetDeviceProperties", TRACER_STATUS_RESULT, hip_hipGetDeviceProperties_slots, 3, 6,
-     0,
+     0, hip_hipGetDeviceProperties_ok_statuses, 1,
      hip_hipGetDeviceProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceSetCacheConfig", TRACER_STATUS_RESULT, hip_hipDeviceSetCacheConfig_slots, 2, 5,
-     0,
+     0, hip_hipDeviceSetCacheConfig_ok_statuses, 1,
      hip_hipDeviceSetCacheConfig_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceGetCacheConfig", TRACER_STATUS_RESULT, hip_hipDeviceGetCacheConfig_slots, 2, 5,
-     0,
+     0, hip_hipDeviceGetCacheConfig_ok_statuses, 1,
      hip_hipDeviceGetCacheConfig_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceGetLimit", TRACER_STATUS_RESULT, hip_hipDeviceGetLimit_slots, 4, 7,
-     0,
+     0, hip_hipDeviceGetLimit_ok_statuses, 1,
      hip_hipDeviceGetLimit_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceGetSharedMemConfig", TRACER_STATUS_RESULT, hip_hipDeviceGetSharedMemConfig_slots, 3, 6,
-     0,
+     0, hip_hipDeviceGetSharedMemConfig_ok_statuses, 1,
      hip_hipDeviceGetSharedMemConfig_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGetDeviceFlags", TRACER_STATUS_RESULT, hip_hipGetDeviceFlags_slots, 3, 6,
-     0,
+     0, hip_hipGetDeviceFlags_ok_statuses, 1,
      hip_hipGetDeviceFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceSetSharedMemConfig", TRACER_STATUS_RESULT, hip_hipDeviceSetSharedMemConfig_slots, 2, 5,
-     0,
+     0, hip_hipDeviceSetSharedMemConfig_ok_statuses, 1,
      hip_hipDeviceSetSharedMemConfig_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipSetDeviceFlags", TRACER_STATUS_RESULT, hip_hipSetDeviceFlags_slots, 2, 5,
-     0,
+     0, hip_hipSetDeviceFlags_ok_statuses, 1,
      hip_hipSetDeviceFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipChooseDevice", TRACER_STATUS_RESULT, hip_hipChooseDevice_slots, 3, 6,
-     1,
+     1, hip_hipChooseDevice_ok_statuses, 1,
      hip_hipChooseDevice_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipExtGetLinkTypeAndHopCount", TRACER_STATUS_RESULT, hip_hipExtGetLinkTypeAndHopCount_slots, 7, 10,
-     0,
+     0, hip_hipExtGetLinkTypeAndHopCount_ok_statuses, 1,
      hip_hipExtGetLinkTypeAndHopCount_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipIpcGetMemHandle", TRACER_STATUS_RESULT, hip_hipIpcGetMemHandle_slots, 3, 6,
-     0,
+     0, hip_hipIpcGetMemHandle_ok_statuses, 1,
      hip_hipIpcGetMemHandle_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipIpcOpenMemHandle", TRACER_STATUS_RESULT, hip_hipIpcOpenMemHandle_slots, 4, 7,
-     1,
+     1, hip_hipIpcOpenMemHandle_ok_statuses, 1,
      hip_hipIpcOpenMemHandle_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipIpcCloseMemHandle", TRACER_STATUS_RESULT, hip_hipIpcCloseMemHandle_slots, 2, 5,
-     0,
+     0, hip_hipIpcCloseMemHandle_ok_statuses, 1,
      hip_hipIpcCloseMemHandle_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipIpcGetEventHandle", TRACER_STATUS_RESULT, hip_hipIpcGetEventHandle_slots, 3, 6,
-     0,
+     0, hip_hipIpcGetEventHandle_ok_statuses, 1,
      hip_hipIpcGetEventHandle_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipIpcOpenEventHandle", TRACER_STATUS_RESULT, hip_hipIpcOpenEventHandle_slots, 3, 6,
-     1,
+     1, hip_hipIpcOpenEventHandle_ok_statuses, 1,
      hip_hipIpcOpenEventHandle_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipFuncSetAttribute", TRACER_STATUS_RESULT, hip_hipFuncSetAttribute_slots, 4, 7,
-     0,
+     0, hip_hipFuncSetAttribute_ok_statuses, 1,
      hip_hipFuncSetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipFuncSetCacheConfig", TRACER_STATUS_RESULT, hip_hipFuncSetCacheConfig_slots, 3, 6,
-     0,
+     0, hip_hipFuncSetCacheConfig_ok_statuses, 1,
      hip_hipFuncSetCacheConfig_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipFuncSetSharedMemConfig", TRACER_STATUS_RESULT, hip_hipFuncSetSharedMemConfig_slots, 3, 6,
-     0,
+     0, hip_hipFuncSetSharedMemConfig_ok_statuses, 1,
      hip_hipFuncSetSharedMemConfig_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGetLastError", TRACER_STATUS_RESULT, hip_hipGetLastError_slots, 1, 4,
-     0,
+     0, hip_hipGetLastError_ok_statuses, 1,
      hip_hipGetLastError_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipPeekAtLastError", TRACER_STATUS_RESULT, hip_hipPeekAtLastError_slots, 1, 4,
-     0,
+     0, hip_hipPeekAtLastError_ok_statuses, 1,
      hip_hipPeekAtLastError_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGetErrorName", TRACER_STATUS_NONE, hip_hipGetErrorName_slots, 2, 6,
-     0,
+     0, hip_hipGetErrorName_ok_statuses, 0,
      hip_hipGetErrorName_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGetErrorString", TRACER_STATUS_NONE, hip_hipGetErrorString_slots, 2, 6,
-     0,
+     0, hip_hipGetErrorString_ok_statuses, 0,
      hip_hipGetErrorString_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamCreate", TRACER_STATUS_RESULT, hip_hipStreamCreate_slots, 3, 6,
-     0,
+     0, hip_hipStreamCreate_ok_statuses, 1,
      hip_hipStreamCreate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamCreateWithFlags", TRACER_STATUS_RESULT, hip_hipStreamCreateWithFlags_slots, 4, 7,
-     0,
+     0, hip_hipStreamCreateWithFlags_ok_statuses, 1,
      hip_hipStreamCreateWithFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamCreateWithPriority", TRACER_STATUS_RESULT, hip_hipStreamCreateWithPriority_slots, 5, 8,
-     0,
+     0, hip_hipStreamCreateWithPriority_ok_statuses, 1,
      hip_hipStreamCreateWithPriority_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceGetStreamPriorityRange", TRACER_STATUS_RESULT, hip_hipDeviceGetStreamPriorityRange_slots, 5, 8,
-     0,
+     0, hip_hipDeviceGetStreamPriorityRange_ok_statuses, 1,
      hip_hipDeviceGetStreamPriorityRange_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamDestroy", TRACER_STATUS_RESULT, hip_hipStreamDestroy_slots, 2, 5,
-     0,
+     0, hip_hipStreamDestroy_ok_statuses, 1,
      hip_hipStreamDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamQuery", TRACER_STATUS_RESULT, hip_hipStreamQuery_slots, 2, 5,
-     0,
+     0, hip_hipStreamQuery_ok_statuses, 1,
      hip_hipStreamQuery_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamSynchronize", TRACER_STATUS_RESULT, hip_hipStreamSynchronize_slots, 2, 5,
-     0,
+     0, hip_hipStreamSynchronize_ok_statuses, 1,
      hip_hipStreamSynchronize_formats, 1,
      TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamWaitEvent", TRACER_STATUS_RESULT, hip_hipStreamWaitEvent_slots, 4, 7,
-     0,
+     0, hip_hipStreamWaitEvent_ok_statuses, 1,
      hip_hipStreamWaitEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamGetFlags", TRACER_STATUS_RESULT, hip_hipStreamGetFlags_slots, 4, 7,
-     0,
+     0, hip_hipStreamGetFlags_ok_statuses, 1,
      hip_hipStreamGetFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamGetPriority", TRACER_STATUS_RESULT, hip_hipStreamGetPriority_slots, 4, 7,
-     0,
+     0, hip_hipStreamGetPriority_ok_statuses, 1,
      hip_hipStreamGetPriority_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipExtStreamCreateWithCUMask", TRACER_STATUS_RESULT, hip_hipExtStreamCreateWithCUMask_slots, 5, 8,
-     0,
+     0, hip_hipExtStreamCreateWithCUMask_ok_statuses, 1,
      hip_hipExtStreamCreateWithCUMask_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipExtStreamGetCUMask", TRACER_STATUS_RESULT, hip_hipExtStreamGetCUMask_slots, 5, 8,
-     0,
+     0, hip_hipExtStreamGetCUMask_ok_statuses, 1,
      hip_hipExtStreamGetCUMask_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamAddCallback", TRACER_STATUS_RESULT, hip_hipStreamAddCallback_slots, 5, 8,
-     0,
+     0, hip_hipStreamAddCallback_ok_statuses, 1,
      hip_hipStreamAddCallback_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamWaitValue32", TRACER_STATUS_RESULT, hip_hipStreamWaitValue32_slots, 6, 9,
-     0,
+     0, hip_hipStreamWaitValue32_ok_statuses, 1,
      hip_hipStreamWaitValue32_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamWaitValue64", TRACER_STATUS_RESULT, hip_hipStreamWaitValue64_slots, 6, 9,
-     0,
+     0, hip_hipStreamWaitValue64_ok_statuses, 1,
      hip_hipStreamWaitValue64_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamWriteValue32", TRACER_STATUS_RESULT, hip_hipStreamWriteValue32_slots, 5, 8,
-     0,
+     0, hip_hipStreamWriteValue32_ok_statuses, 1,
      hip_hipStreamWriteValue32_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamWriteValue64", TRACER_STATUS_RESULT, hip_hipStreamWriteValue64_slots, 5, 8,
-     0,
+     0, hip_hipStreamWriteValue64_ok_statuses, 1,
      hip_hipStreamWriteValue64_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipEventCreateWithFlags", TRACER_STATUS_RESULT, hip_hipEventCreateWithFlags_slots, 4, 7,
-     0,
+     0, hip_hipEventCreateWithFlags_ok_statuses, 1,
      hip_hipEventCreateWithFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipEventCreate", TRACER_STATUS_RESULT, hip_hipEventCreate_slots, 3, 6,
-     0,
+     0, hip_hipEventCreate_ok_statuses, 1,
      hip_hipEventCreate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipEventRecord", TRACER_STATUS_RESULT, hip_hipEventRecord_slots, 3, 6,
-     0,
+     0, hip_hipEventRecord_ok_statuses, 1,
      hip_hipEventRecord_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipEventDestroy", TRACER_STATUS_RESULT, hip_hipEventDestroy_slots, 2, 5,
-     0,
+     0, hip_hipEventDestroy_ok_statuses, 1,
      hip_hipEventDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipEventSynchronize", TRACER_STATUS_RESULT, hip_hipEventSynchronize_slots, 2, 5,
-     0,
+     0, hip_hipEventSynchronize_ok_statuses, 1,
      hip_hipEventSynchronize_formats, 1,
      TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipEventElapsedTime", TRACER_STATUS_RESULT, hip_hipEventElapsedTime_slots, 5, 8,
-     0,
+     0, hip_hipEventElapsedTime_ok_statuses, 1,
      hip_hipEventElapsedTime_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipEventQuery", TRACER_STATUS_RESULT, hip_hipEventQuery_slots, 2, 5,
-     0,
+     0, hip_hipEventQuery_ok_statuses, 1,
      hip_hipEventQuery_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipPointerGetAttributes", TRACER_STATUS_RESULT, hip_hipPointerGetAttributes_slots, 3, 6,
-     0,
+     0, hip_hipPointerGetAttributes_ok_statuses, 1,
      hip_hipPointerGetAttributes_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipPointerGetAttribute", TRACER_STATUS_RESULT, hip_hipPointerGetAttribute_slots, 4, 7,
-     0,
+     0, hip_hipPointerGetAttribute_ok_statuses, 1,
      hip_hipPointerGetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDrvPointerGetAttributes", TRACER_STATUS_RESULT, hip_hipDrvPointerGetAttributes_slots, 6, 9,
-     0,
+     0, hip_hipDrvPointerGetAttributes_ok_statuses, 1,
      hip_hipDrvPointerGetAttributes_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipImportExternalSemaphore", TRACER_STATUS_RESULT, hip_hipImportExternalSemaphore_slots, 4, 7,
-     1,
+     1, hip_hipImportExternalSemaphore_ok_statuses, 1,
      hip_hipImportExternalSemaphore_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipSignalExternalSemaphoresAsync", TRACER_STATUS_RESULT, hip_hipSignalExternalSemaphoresAsync_slots, 5, 8,
-     1,
+     1, hip_hipSignalExternalSemaphoresAsync_ok_statuses, 1,
      hip_hipSignalExternalSemaphoresAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipWaitExternalSemaphoresAsync", TRACER_STATUS_RESULT, hip_hipWaitExternalSemaphoresAsync_slots, 5, 8,
-     1,
+     1, hip_hipWaitExternalSemaphoresAsync_ok_statuses, 1,
      hip_hipWaitExternalSemaphoresAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDestroyExternalSemaphore", TRACER_STATUS_RESULT, hip_hipDestroyExternalSemaphore_slots, 2, 5,
-     0,
+     0, hip_hipDestroyExternalSemaphore_ok_statuses, 1,
      hip_hipDestroyExternalSemaphore_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipImportExternalMemory", TRACER_STATUS_RESULT, hip_hipImportExternalMemory_slots, 4, 7,
-     1,
+     1, hip_hipImportExternalMemory_ok_statuses, 1,
      hip_hipImportExternalMemory_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipExternalMemoryGetMappedBuffer", TRACER_STATUS_RESULT, hip_hipExternalMemoryGetMappedBuffer_slots, 5, 8,
-     1,
+     1, hip_hipExternalMemoryGetMappedBuffer_ok_statuses, 1,
      hip_hipExternalMemoryGetMappedBuffer_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDestroyExternalMemory", TRACER_STATUS_RESULT, hip_hipDestroyExternalMemory_slots, 2, 5,
-     0,
+     0, hip_hipDestroyExternalMemory_ok_statuses, 1,
      hip_hipDestroyExternalMemory_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMalloc", TRACER_STATUS_RESULT, hip_hipMalloc_slots, 4, 7,
-     0,
+     0, hip_hipMalloc_ok_statuses, 1,
      hip_hipMalloc_formats, 1,
      TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipExtMallocWithFlags", TRACER_STATUS_RESULT, hip_hipExtMallocWithFlags_slots, 5, 8,
-     0,
+     0, hip_hipExtMallocWithFlags_ok_statuses, 1,
      hip_hipExtMallocWithFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMallocHost", TRACER_STATUS_RESULT, hip_hipMallocHost_slots, 4, 7,
-     0,
+     0, hip_hipMallocHost_ok_statuses, 1,
      hip_hipMallocHost_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemAllocHost", TRACER_STATUS_RESULT, hip_hipMemAllocHost_slots, 4, 7,
-     0,
+     0, hip_hipMemAllocHost_ok_statuses, 1,
      hip_hipMemAllocHost_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipHostMalloc", TRACER_STATUS_RESULT, hip_hipHostMalloc_slots, 5, 8,
-     0,
+     0, hip_hipHostMalloc_ok_statuses, 1,
      hip_hipHostMalloc_formats, 1,
      TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMallocManaged", TRACER_STATUS_RESULT, hip_hipMallocManaged_slots, 5, 8,
-     0,
+     0, hip_hipMallocManaged_ok_statuses, 1,
      hip_hipMallocManaged_formats, 1,
      TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemPrefetchAsync", TRACER_STATUS_RESULT, hip_hipMemPrefetchAsync_slots, 5, 8,
-     0,
+     0, hip_hipMemPrefetchAsync_ok_statuses, 1,
      hip_hipMemPrefetchAsync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemAdvise", TRACER_STATUS_RESULT, hip_hipMemAdvise_slots, 5, 8,
-     0,
+     0, hip_hipMemAdvise_ok_statuses, 1,
      hip_hipMemAdvise_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemRangeGetAttribute", TRACER_STATUS_RESULT, hip_hipMemRangeGetAttribute_slots, 6, 9,
-     0,
+     0, hip_hipMemRangeGetAttribute_ok_statuses, 1,
      hip_hipMemRangeGetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemRangeGetAttributes", TRACER_STATUS_RESULT, hip_hipMemRangeGetAttributes_slots, 8, 11,
-     0,
+     0, hip_hipMemRangeGetAttributes_ok_statuses, 1,
      hip_hipMemRangeGetAttributes_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamAttachMemAsync", TRACER_STATUS_RESULT, hip_hipStreamAttachMemAsync_slots, 5, 8,
-     0,
+     0, hip_hipStreamAttachMemAsync_ok_statuses, 1,
      hip_hipStreamAttachMemAsync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMallocAsync", TRACER_STATUS_RESULT, hip_hipMallocAsync_slots, 5, 8,
-     0,
+     0, hip_hipMallocAsync_ok_statuses, 1,
      hip_hipMallocAsync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipFreeAsync", TRACER_STATUS_RESULT, hip_hipFreeAsync_slots, 3, 6,
-     0,
+     0, hip_hipFreeAsync_ok_statuses, 1,
      hip_hipFreeAsync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemPoolTrimTo", TRACER_STATUS_RESULT, hip_hipMemPoolTrimTo_slots, 3, 6,
-     0,
+     0, hip_hipMemPoolTrimTo_ok_statuses, 1,
      hip_hipMemPoolTrimTo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemPoolSetAttribute", TRACER_STATUS_RESULT, hip_hipMemPoolSetAttribute_slots, 4, 7,
-     0,
+     0, hip_hipMemPoolSetAttribute_ok_statuses, 1,
      hip_hipMemPoolSetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemPoolGetAttribute", TRACER_STATUS_RESULT, hip_hipMemPoolGetAttribute_slots, 4, 7,
-     0,
+     0, hip_hipMemPoolGetAttribute_ok_statuses, 1,
      hip_hipMemPoolGetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemPoolSetAccess", TRACER_STATUS_RESULT, hip_hipMemPoolSetAccess_slots, 4, 7,
-     1,
+     1, hip_hipMemPoolSetAccess_ok_statuses, 1,
      hip_hipMemPoolSetAccess_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemPoolGetAccess", TRACER_STATUS_RESULT, hip_hipMemPoolGetAccess_slots, 5, 8,
-     1,
+     1, hip_hipMemPoolGetAccess_ok_statuses, 1,
      hip_hipMemPoolGetAccess_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemPoolCreate", TRACER_STATUS_RESULT, hip_hipMemPoolCreate_slots, 4, 7,
-     1,
+     1, hip_hipMemPoolCreate_ok_statuses, 1,
      hip_hipMemPoolCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemPoolDestroy", TRACER_STATUS_RESULT, hip_hipMemPoolDestroy_slots, 2, 5,
-     0,
+     0, hip_hipMemPoolDestroy_ok_statuses, 1,
      hip_hipMemPoolDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMallocFromPoolAsync", TRACER_STATUS_RESULT, hip_hipMallocFromPoolAsync_slots, 6, 9,
-     0,
+     0, hip_hipMallocFromPoolAsync_ok_statuses, 1,
      hip_hipMallocFromPoolAsync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemPoolExportToShareableHandle", TRACER_STATUS_RESULT, hip_hipMemPoolExportToShareableHandle_slots, 5, 8,
-     0,
+     0, hip_hipMemPoolExportToShareableHandle_ok_statuses, 1,
      hip_hipMemPoolExportToShareableHandle_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemPoolImportFromShareableHandle", TRACER_STATUS_RESULT, hip_hipMemPoolImportFromShareableHandle_slots, 6, 9,
-     0,
+     0, hip_hipMemPoolImportFromShareableHandle_ok_statuses, 1,
      hip_hipMemPoolImportFromShareableHandle_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemPoolExportPointer", TRACER_STATUS_RESULT, hip_hipMemPoolExportPointer_slots, 3, 6,
-     0,
+     0, hip_hipMemPoolExportPointer_ok_statuses, 1,
      hip_hipMemPoolExportPointer_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemPoolImportPointer", TRACER_STATUS_RESULT, hip_hipMemPoolImportPointer_slots, 5, 8,
-     1,
+     1, hip_hipMemPoolImportPointer_ok_statuses, 1,
      hip_hipMemPoolImportPointer_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipHostAlloc", TRACER_STATUS_RESULT, hip_hipHostAlloc_slots, 5, 8,
-     0,
+     0, hip_hipHostAlloc_ok_statuses, 1,
      hip_hipHostAlloc_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipHostGetDevicePointer", TRACER_STATUS_RESULT, hip_hipHostGetDevicePointer_slots, 5, 8,
-     0,
+     0, hip_hipHostGetDevicePointer_ok_statuses, 1,
      hip_hipHostGetDevicePointer_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipHostGetFlags", TRACER_STATUS_RESULT, hip_hipHostGetFlags_slots, 4, 7,
-     0,
+     0, hip_hipHostGetFlags_ok_statuses, 1,
      hip_hipHostGetFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipHostRegister", TRACER_STATUS_RESULT, hip_hipHostRegister_slots, 4, 7,
-     0,
+     0, hip_hipHostRegister_ok_statuses, 1,
      hip_hipHostRegister_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipHostUnregister", TRACER_STATUS_RESULT, hip_hipHostUnregister_slots, 2, 5,
-     0,
+     0, hip_hipHostUnregister_ok_statuses, 1,
      hip_hipHostUnregister_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMallocPitch", TRACER_STATUS_RESULT, hip_hipMallocPitch_slots, 7, 10,
-     0,
+     0, hip_hipMallocPitch_ok_statuses, 1,
      hip_hipMallocPitch_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemAllocPitch", TRACER_STATUS_RESULT, hip_hipMemAllocPitch_slots, 8, 11,
-     0,
+     0, hip_hipMemAllocPitch_ok_statuses, 1,
      hip_hipMemAllocPitch_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipFree", TRACER_STATUS_RESULT, hip_hipFree_slots, 2, 5,
-     0,
+     0, hip_hipFree_ok_statuses, 1,
      hip_hipFree_formats, 1,
      TRACER_MEANING_FREE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipFreeHost", TRACER_STATUS_RESULT, hip_hipFreeHost_slots, 2, 5,
-     0,
+     0, hip_hipFreeHost_ok_statuses, 1,
      hip_hipFreeHost_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipHostFree", TRACER_STATUS_RESULT, hip_hipHostFree_slots, 2, 5,
-     0,
+     0, hip_hipHostFree_ok_statuses, 1,
      hip_hipHostFree_formats, 1,
      TRACER_MEANING_FREE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpy", TRACER_STATUS_RESULT, hip_hipMemcpy_slots, 5, 8,
-     0,
+     0, hip_hipMemcpy_ok_statuses, 1,
      hip_hipMemcpy_formats, 2,
      TRACER_MEANING_TRANSFER, NULL, "sizeBytes", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyWithStream", TRACER_STATUS_RESULT, hip_hipMemcpyWithStream_slots, 6, 9,
-     0,
+     0, hip_hipMemcpyWithStream_ok_statuses, 1,
      hip_hipMemcpyWithStream_formats, 2,
      TRACER_MEANING_TRANSFER, NULL, "sizeBytes", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyHtoD", TRACER_STATUS_RESULT, hip_hipMemcpyHtoD_slots, 4, 7,
-     0,
+     0, hip_hipMemcpyHtoD_ok_statuses, 1,
      hip_hipMemcpyHtoD_formats, 1,
      TRACER_MEANING_TRANSFER, "h2d", "sizeBytes", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyDtoH", TRACER_STATUS_RESULT, hip_hipMemcpyDtoH_slots, 4, 7,
-     0,
+     0, hip_hipMemcpyDtoH_ok_statuses, 1,
      hip_hipMemcpyDtoH_formats, 1,
      TRACER_MEANING_TRANSFER, "d2h", "sizeBytes", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyDtoD", TRACER_STATUS_RESULT, hip_hipMemcpyDtoD_slots, 4, 7,
-     0,
+     0, hip_hipMemcpyDtoD_ok_statuses, 1,
      hip_hipMemcpyDtoD_formats, 1,
      TRACER_MEANING_TRANSFER, "d2d", "sizeBytes", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyHtoDAsync", TRACER_STATUS_RESULT, hip_hipMemcpyHtoDAsync_slots, 5, 8,
-     0,
+     0, hip_hipMemcpyHtoDAsync_ok_statuses, 1,
      hip_hipMemcpyHtoDAsync_formats, 1,
      TRACER_MEANING_TRANSFER, "h2d", "sizeBytes", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyDtoHAsync", TRACER_STATUS_RESULT, hip_hipMemcpyDtoHAsync_slots, 5, 8,
-     0,
+     0, hip_hipMemcpyDtoHAsync_ok_statuses, 1,
      hip_hipMemcpyDtoHAsync_formats, 1,
      TRACER_MEANING_TRANSFER, "d2h", "sizeBytes", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyDtoDAsync", TRACER_STATUS_RESULT, hip_hipMemcpyDtoDAsync_slots, 5, 8,
-     0,
+     0, hip_hipMemcpyDtoDAsync_ok_statuses, 1,
      hip_hipMemcpyDtoDAsync_formats, 1,
      TRACER_MEANING_TRANSFER, "d2d", "sizeBytes", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipModuleGetGlobal", TRACER_STATUS_RESULT, hip_hipModuleGetGlobal_slots, 7, 10,
-     1,
+     1, hip_hipModuleGetGlobal_ok_statuses, 1,
      hip_hipModuleGetGlobal_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGetSymbolAddress", TRACER_STATUS_RESULT, hip_hipGetSymbolAddress_slots, 4, 7,
-     0,
+     0, hip_hipGetSymbolAddress_ok_statuses, 1,
      hip_hipGetSymbolAddress_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGetSymbolSize", TRACER_STATUS_RESULT, hip_hipGetSymbolSize_slots, 4, 7,
-     0,
+     0, hip_hipGetSymbolSize_ok_statuses, 1,
      hip_hipGetSymbolSize_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyToSymbol", TRACER_STATUS_RESULT, hip_hipMemcpyToSymbol_slots, 6, 9,
-     0,
+     0, hip_hipMemcpyToSymbol_ok_statuses, 1,
      hip_hipMemcpyToSymbol_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyToSymbolAsync", TRACER_STATUS_RESULT, hip_hipMemcpyToSymbolAsync_slots, 7, 10,
-     0,
+     0, hip_hipMemcpyToSymbolAsync_ok_statuses, 1,
      hip_hipMemcpyToSymbolAsync_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyFromSymbol", TRACER_STATUS_RESULT, hip_hipMemcpyFromSymbol_slots, 6, 9,
-     0,
+     0, hip_hipMemcpyFromSymbol_ok_statuses, 1,
      hip_hipMemcpyFromSymbol_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyFromSymbolAsync", TRACER_STATUS_RESULT, hip_hipMemcpyFromSymbolAsync_slots, 7, 10,
-     0,
+     0, hip_hipMemcpyFromSymbolAsync_ok_statuses, 1,
      hip_hipMemcpyFromSymbolAsync_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyAsync", TRACER_STATUS_RESULT, hip_hipMemcpyAsync_slots, 6, 9,
-     0,
+     0, hip_hipMemcpyAsync_ok_statuses, 1,
      hip_hipMemcpyAsync_formats, 2,
      TRACER_MEANING_TRANSFER, NULL, "sizeBytes", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemset", TRACER_STATUS_RESULT, hip_hipMemset_slots, 4, 7,
-     0,
+     0, hip_hipMemset_ok_statuses, 1,
      hip_hipMemset_formats, 1,
      TRACER_MEANING_TRANSFER, "fill", "sizeBytes", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemsetD8", TRACER_STATUS_RESULT, hip_hipMemsetD8_slots, 4, 7,
-     0,
+     0, hip_hipMemsetD8_ok_statuses, 1,
      hip_hipMemsetD8_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemsetD8Async", TRACER_STATUS_RESULT, hip_hipMemsetD8Async_slots, 5, 8,
-     0,
+     0, hip_hipMemsetD8Async_ok_statuses, 1,
      hip_hipMemsetD8Async_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemsetD16", TRACER_STATUS_RESULT, hip_hipMemsetD16_slots, 4, 7,
-     0,
+     0, hip_hipMemsetD16_ok_statuses, 1,
      hip_hipMemsetD16_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemsetD16Async", TRACER_STATUS_RESULT, hip_hipMemsetD16Async_slots, 5, 8,
-     0,
+     0, hip_hipMemsetD16Async_ok_statuses, 1,
      hip_hipMemsetD16Async_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemsetD32", TRACER_STATUS_RESULT, hip_hipMemsetD32_slots, 4, 7,
-     0,
+     0, hip_hipMemsetD32_ok_statuses, 1,
      hip_hipMemsetD32_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemsetAsync", TRACER_STATUS_RESULT, hip_hipMemsetAsync_slots, 5, 8,
-     0,
+     0, hip_hipMemsetAsync_ok_statuses, 1,
      hip_hipMemsetAsync_formats, 1,
      TRACER_MEANING_TRANSFER, "fill", "sizeBytes", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemsetD32Async", TRACER_STATUS_RESULT, hip_hipMemsetD32Async_slots, 5, 8,
-     0,
+     0, hip_hipMemsetD32Async_ok_statuses, 1,
      hip_hipMemsetD32Async_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemset2D", TRACER_STATUS_RESULT, hip_hipMemset2D_slots, 6, 9,
-     0,
+     0, hip_hipMemset2D_ok_statuses, 1,
      hip_hipMemset2D_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemset2DAsync", TRACER_STATUS_RESULT, hip_hipMemset2DAsync_slots, 7, 10,
-     0,
+     0, hip_hipMemset2DAsync_ok_statuses, 1,
      hip_hipMemset2DAsync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemset3D", TRACER_STATUS_RESULT, hip_hipMemset3D_slots, 2, 5,
-     2,
+     2, hip_hipMemset3D_ok_statuses, 1,
      hip_hipMemset3D_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemset3DAsync", TRACER_STATUS_RESULT, hip_hipMemset3DAsync_slots, 3, 6,
-     2,
+     2, hip_hipMemset3DAsync_ok_statuses, 1,
      hip_hipMemset3DAsync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemGetInfo", TRACER_STATUS_RESULT, hip_hipMemGetInfo_slots, 5, 8,
-     0,
+     0, hip_hipMemGetInfo_ok_statuses, 1,
      hip_hipMemGetInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemPtrGetInfo", TRACER_STATUS_RESULT, hip_hipMemPtrGetInfo_slots, 4, 7,
-     0,
+     0, hip_hipMemPtrGetInfo_ok_statuses, 1,
      hip_hipMemPtrGetInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMallocArray", TRACER_STATUS_RESULT, hip_hipMallocArray_slots, 7, 10,
-     1,
+     1, hip_hipMallocArray_ok_statuses, 1,
      hip_hipMallocArray_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipArrayCreate", TRACER_STATUS_RESULT, hip_hipArrayCreate_slots, 4, 7,
-     1,
+     1, hip_hipArrayCreate_ok_statuses, 1,
      hip_hipArrayCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipArrayDestroy", TRACER_STATUS_RESULT, hip_hipArrayDestroy_slots, 2, 5,
-     0,
+     0, hip_hipArrayDestroy_ok_statuses, 1,
      hip_hipArrayDestroy_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipArray3DCreate", TRACER_STATUS_RESULT, hip_hipArray3DCreate_slots, 4, 7,
-     1,
+     1, hip_hipArray3DCreate_ok_statuses, 1,
      hip_hipArray3DCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMalloc3D", TRACER_STATUS_RESULT, hip_hipMalloc3D_slots, 2, 5,
-     1,
+     1, hip_hipMalloc3D_ok_statuses, 1,
      hip_hipMalloc3D_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipFreeArray", TRACER_STATUS_RESULT, hip_hipFreeArray_slots, 2, 5,
-     1,
+     1, hip_hipFreeArray_ok_statuses, 1,
      hip_hipFreeArray_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipFreeMipmappedArray", TRACER_STATUS_RESULT, hip_hipFreeMipmappedArray_slots, 2, 5,
-     1,
+     1, hip_hipFreeMipmappedArray_ok_statuses, 1,
      hip_hipFreeMipmappedArray_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMalloc3DArray", TRACER_STATUS_RESULT, hip_hipMalloc3DArray_slots, 5, 8,
-     2,
+     2, hip_hipMalloc3DArray_ok_statuses, 1,
      hip_hipMalloc3DArray_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMallocMipmappedArray", TRACER_STATUS_RESULT, hip_hipMallocMipmappedArray_slots, 6, 9,
-     2,
+     2, hip_hipMallocMipmappedArray_ok_statuses, 1,
      hip_hipMallocMipmappedArray_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGetMipmappedArrayLevel", TRACER_STATUS_RESULT, hip_hipGetMipmappedArrayLevel_slots, 5, 8,
-     1,
+     1, hip_hipGetMipmappedArrayLevel_ok_statuses, 1,
      hip_hipGetMipmappedArrayLevel_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpy2D", TRACER_STATUS_RESULT, hip_hipMemcpy2D_slots, 8, 11,
-     0,
+     0, hip_hipMemcpy2D_ok_statuses, 1,
      hip_hipMemcpy2D_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyParam2D", TRACER_STATUS_RESULT, hip_hipMemcpyParam2D_slots, 2, 5,
-     1,
+     1, hip_hipMemcpyParam2D_ok_statuses, 1,
      hip_hipMemcpyParam2D_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyParam2DAsync", TRACER_STATUS_RESULT, hip_hipMemcpyParam2DAsync_slots, 3, 6,
-     1,
+     1, hip_hipMemcpyParam2DAsync_ok_statuses, 1,
      hip_hipMemcpyParam2DAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpy2DAsync", TRACER_STATUS_RESULT, hip_hipMemcpy2DAsync_slots, 9, 12,
-     0,
+     0, hip_hipMemcpy2DAsync_ok_statuses, 1,
      hip_hipMemcpy2DAsync_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpy2DToArray", TRACER_STATUS_RESULT, hip_hipMemcpy2DToArray_slots, 9, 12,
-     1,
+     1, hip_hipMemcpy2DToArray_ok_statuses, 1,
      hip_hipMemcpy2DToArray_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpy2DToArrayAsync", TRACER_STATUS_RESULT, hip_hipMemcpy2DToArrayAsync_slots, 10, 13,
-     1,
+     1, hip_hipMemcpy2DToArrayAsync_ok_statuses, 1,
      hip_hipMemcpy2DToArrayAsync_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyToArray", TRACER_STATUS_RESULT, hip_hipMemcpyToArray_slots, 7, 10,
-     1,
+     1, hip_hipMemcpyToArray_ok_statuses, 1,
      hip_hipMemcpyToArray_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyFromArray", TRACER_STATUS_RESULT, hip_hipMemcpyFromArray_slots, 7, 10,
-     1,
+     1, hip_hipMemcpyFromArray_ok_statuses, 1,
      hip_hipMemcpyFromArray_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpy2DFromArray", TRACER_STATUS_RESULT, hip_hipMemcpy2DFromArray_slots, 9, 12,
-     1,
+     1, hip_hipMemcpy2DFromArray_ok_statuses, 1,
      hip_hipMemcpy2DFromArray_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpy2DFromArrayAsync", TRACER_STATUS_RESULT, hip_hipMemcpy2DFromArrayAsync_slots, 10, 13,
-     1,
+     1, hip_hipMemcpy2DFromArrayAsync_ok_statuses, 1,
      hip_hipMemcpy2DFromArrayAsync_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyAtoH", TRACER_STATUS_RESULT, hip_hipMemcpyAtoH_slots, 5, 8,
-     1,
+     1, hip_hipMemcpyAtoH_ok_statuses, 1,
      hip_hipMemcpyAtoH_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyHtoA", TRACER_STATUS_RESULT, hip_hipMemcpyHtoA_slots, 5, 8,
-     1,
+     1, hip_hipMemcpyHtoA_ok_statuses, 1,
      hip_hipMemcpyHtoA_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpy3D", TRACER_STATUS_RESULT, hip_hipMemcpy3D_slots, 2, 5,
-     1,
+     1, hip_hipMemcpy3D_ok_statuses, 1,
      hip_hipMemcpy3D_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpy3DAsync", TRACER_STATUS_RESULT, hip_hipMemcpy3DAsync_slots, 3, 6,
-     1,
+     1, hip_hipMemcpy3DAsync_ok_statuses, 1,
      hip_hipMemcpy3DAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDrvMemcpy3D", TRACER_STATUS_RESULT, hip_hipDrvMemcpy3D_slots, 2, 5,
-     1,
+     1, hip_hipDrvMemcpy3D_ok_statuses, 1,
      hip_hipDrvMemcpy3D_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDrvMemcpy3DAsync", TRACER_STATUS_RESULT, hip_hipDrvMemcpy3DAsync_slots, 3, 6,
-     1,
+     1, hip_hipDrvMemcpy3DAsync_ok_statuses, 1,
      hip_hipDrvMemcpy3DAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceCanAccessPeer", TRACER_STATUS_RESULT, hip_hipDeviceCanAccessPeer_slots, 5, 8,
-     0,
+     0, hip_hipDeviceCanAccessPeer_ok_statuses, 1,
      hip_hipDeviceCanAccessPeer_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceEnablePeerAccess", TRACER_STATUS_RESULT, hip_hipDeviceEnablePeerAccess_slots, 3, 6,
-     0,
+     0, hip_hipDeviceEnablePeerAccess_ok_statuses, 1,
      hip_hipDeviceEnablePeerAccess_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDeviceDisablePeerAccess", TRACER_STATUS_RESULT, hip_hipDeviceDisablePeerAccess_slots, 2, 5,
-     0,
+     0, hip_hipDeviceDisablePeerAccess_ok_statuses, 1,
      hip_hipDeviceDisablePeerAccess_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemGetAddressRange", TRACER_STATUS_RESULT, hip_hipMemGetAddressRange_slots, 6, 9,
-     0,
+     0, hip_hipMemGetAddressRange_ok_statuses, 1,
      hip_hipMemGetAddressRange_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyPeer", TRACER_STATUS_RESULT, hip_hipMemcpyPeer_slots, 6, 9,
-     0,
+     0, hip_hipMemcpyPeer_ok_statuses, 1,
      hip_hipMemcpyPeer_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemcpyPeerAsync", TRACER_STATUS_RESULT, hip_hipMemcpyPeerAsync_slots, 7, 10,
-     0,
+     0, hip_hipMemcpyPeerAsync_ok_statuses, 1,
      hip_hipMemcpyPeerAsync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipCtxCreate", TRACER_STATUS_RESULT, hip_hipCtxCreate_slots, 5, 8,
-     0,
+     0, hip_hipCtxCreate_ok_statuses, 1,
      hip_hipCtxCreate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipCtxDestroy", TRACER_STATUS_RESULT, hip_hipCtxDestroy_slots, 2, 5,
-     0,
+     0, hip_hipCtxDestroy_ok_statuses, 1,
      hip_hipCtxDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipCtxPopCurrent", TRACER_STATUS_RESULT, hip_hipCtxPopCurrent_slots, 3, 6,
-     0,
+     0, hip_hipCtxPopCurrent_ok_statuses, 1,
      hip_hipCtxPopCurrent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipCtxPushCurrent", TRACER_STATUS_RESULT, hip_hipCtxPushCurrent_slots, 2, 5,
-     0,
+     0, hip_hipCtxPushCurrent_ok_statuses, 1,
      hip_hipCtxPushCurrent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipCtxSetCurrent", TRACER_STATUS_RESULT, hip_hipCtxSetCurrent_slots, 2, 5,
-     0,
+     0, hip_hipCtxSetCurrent_ok_statuses, 1,
      hip_hipCtxSetCurrent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipCtxGetCurrent", TRACER_STATUS_RESULT, hip_hipCtxGetCurrent_slots, 3, 6,
-     0,
+     0, hip_hipCtxGetCurrent_ok_statuses, 1,
      hip_hipCtxGetCurrent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipCtxGetDevice", TRACER_STATUS_RESULT, hip_hipCtxGetDevice_slots, 3, 6,
-     0,
+     0, hip_hipCtxGetDevice_ok_statuses, 1,
      hip_hipCtxGetDevice_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipCtxGetApiVersion", TRACER_STATUS_RESULT, hip_hipCtxGetApiVersion_slots, 4, 7,
-     0,
+     0, hip_hipCtxGetApiVersion_ok_statuses, 1,
      hip_hipCtxGetApiVersion_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipCtxGetCacheConfig", TRACER_STATUS_RESULT, hip_hipCtxGetCacheConfig_slots, 3, 6,
-     0,
+     0, hip_hipCtxGetCacheConfig_ok_statuses, 1,
      hip_hipCtxGetCacheConfig_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipCtxSetCacheConfig", TRACER_STATUS_RESULT, hip_hipCtxSetCacheConfig_slots, 2, 5,
-     0,
+     0, hip_hipCtxSetCacheConfig_ok_statuses, 1,
      hip_hipCtxSetCacheConfig_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipCtxSetSharedMemConfig", TRACER_STATUS_RESULT, hip_hipCtxSetSharedMemConfig_slots, 2, 5,
-     0,
+     0, hip_hipCtxSetSharedMemConfig_ok_statuses, 1,
      hip_hipCtxSetSharedMemConfig_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipCtxGetSharedMemConfig", TRACER_STATUS_RESULT, hip_hipCtxGetSharedMemConfig_slots, 3, 6,
-     0,
+     0, hip_hipCtxGetSharedMemConfig_ok_statuses, 1,
      hip_hipCtxGetSharedMemConfig_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipCtxSynchronize", TRACER_STATUS_RESULT, hip_hipCtxSynchronize_slots, 1, 4,
-     0,
+     0, hip_hipCtxSynchronize_ok_statuses, 1,
      hip_hipCtxSynchronize_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipCtxGetFlags", TRACER_STATUS_RESULT, hip_hipCtxGetFlags_slots, 3, 6,
-     0,
+     0, hip_hipCtxGetFlags_ok_statuses, 1,
      hip_hipCtxGetFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipCtxEnablePeerAccess", TRACER_STATUS_RESULT, hip_hipCtxEnablePeerAccess_slots, 3, 6,
-     0,
+     0, hip_hipCtxEnablePeerAccess_ok_statuses, 1,
      hip_hipCtxEnablePeerAccess_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipCtxDisablePeerAccess", TRACER_STATUS_RESULT, hip_hipCtxDisablePeerAccess_slots, 2, 5,
-     0,
+     0, hip_hipCtxDisablePeerAccess_ok_statuses, 1,
      hip_hipCtxDisablePeerAccess_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDevicePrimaryCtxGetState", TRACER_STATUS_RESULT, hip_hipDevicePrimaryCtxGetState_slots, 6, 9,
-     0,
+     0, hip_hipDevicePrimaryCtxGetState_ok_statuses, 1,
      hip_hipDevicePrimaryCtxGetState_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDevicePrimaryCtxRelease", TRACER_STATUS_RESULT, hip_hipDevicePrimaryCtxRelease_slots, 2, 5,
-     0,
+     0, hip_hipDevicePrimaryCtxRelease_ok_statuses, 1,
      hip_hipDevicePrimaryCtxRelease_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDevicePrimaryCtxRetain", TRACER_STATUS_RESULT, hip_hipDevicePrimaryCtxRetain_slots, 4, 7,
-     0,
+     0, hip_hipDevicePrimaryCtxRetain_ok_statuses, 1,
      hip_hipDevicePrimaryCtxRetain_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDevicePrimaryCtxReset", TRACER_STATUS_RESULT, hip_hipDevicePrimaryCtxReset_slots, 2, 5,
-     0,
+     0, hip_hipDevicePrimaryCtxReset_ok_statuses, 1,
      hip_hipDevicePrimaryCtxReset_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDevicePrimaryCtxSetFlags", TRACER_STATUS_RESULT, hip_hipDevicePrimaryCtxSetFlags_slots, 3, 6,
-     0,
+     0, hip_hipDevicePrimaryCtxSetFlags_ok_statuses, 1,
      hip_hipDevicePrimaryCtxSetFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipModuleLoad", TRACER_STATUS_RESULT, hip_hipModuleLoad_slots, 4, 7,
-     1,
+     1, hip_hipModuleLoad_ok_statuses, 1,
      hip_hipModuleLoad_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipModuleUnload", TRACER_STATUS_RESULT, hip_hipModuleUnload_slots, 2, 5,
-     0,
+     0, hip_hipModuleUnload_ok_statuses, 1,
      hip_hipModuleUnload_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipModuleGetFunction", TRACER_STATUS_RESULT, hip_hipModuleGetFunction_slots, 5, 8,
-     1,
+     1, hip_hipModuleGetFunction_ok_statuses, 1,
      hip_hipModuleGetFunction_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipFuncGetAttributes", TRACER_STATUS_RESULT, hip_hipFuncGetAttributes_slots, 3, 6,
-     0,
+     0, hip_hipFuncGetAttributes_ok_statuses, 1,
      hip_hipFuncGetAttributes_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipFuncGetAttribute", TRACER_STATUS_RESULT, hip_hipFuncGetAttribute_slots, 5, 8,
-     0,
+     0, hip_hipFuncGetAttribute_ok_statuses, 1,
      hip_hipFuncGetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipModuleGetTexRef", TRACER_STATUS_RESULT, hip_hipModuleGetTexRef_slots, 5, 8,
-     1,
+     1, hip_hipModuleGetTexRef_ok_statuses, 1,
      hip_hipModuleGetTexRef_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipModuleLoadData", TRACER_STATUS_RESULT, hip_hipModuleLoadData_slots, 4, 7,
-     0,
+     0, hip_hipModuleLoadData_ok_statuses, 1,
      hip_hipModuleLoadData_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipModuleLoadDataEx", TRACER_STATUS_RESULT, hip_hipModuleLoadDataEx_slots, 8, 11,
-     0,
+     0, hip_hipModuleLoadDataEx_ok_statuses, 1,
      hip_hipModuleLoadDataEx_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipModuleLaunchKernel", TRACER_STATUS_RESULT, hip_hipModuleLaunchKernel_slots, 12, 15,
-     0,
+     0, hip_hipModuleLaunchKernel_ok_statuses, 1,
      hip_hipModuleLaunchKernel_formats, 1,
      TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipLaunchCooperativeKernel", TRACER_STATUS_RESULT, hip_hipLaunchCooperativeKernel_slots, 5, 8,
-     2,
+     2, hip_hipLaunchCooperativeKernel_ok_statuses, 1,
      hip_hipLaunchCooperativeKernel_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipLaunchCooperativeKernelMultiDevice", TRACER_STATUS_RESULT, hip_hipLaunchCooperativeKernelMultiDevice_slots, 4, 7,
-     1,
+     1, hip_hipLaunchCooperativeKernelMultiDevice_ok_statuses, 1,
      hip_hipLaunchCooperativeKernelMultiDevice_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipExtLaunchMultiKernelMultiDevice", TRACER_STATUS_RESULT, hip_hipExtLaunchMultiKernelMultiDevice_slots, 4, 7,
-     0,
+     0, hip_hipExtLaunchMultiKernelMultiDevice_ok_statuses, 1,
      hip_hipExtLaunchMultiKernelMultiDevice_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipModuleOccupancyMaxPotentialBlockSize", TRACER_STATUS_RESULT, hip_hipModuleOccupancyMaxPotentialBlockSize_slots, 8, 11,
-     0,
+     0, hip_hipModuleOccupancyMaxPotentialBlockSize_ok_statuses, 1,
      hip_hipModuleOccupancyMaxPotentialBlockSize_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipModuleOccupancyMaxPotentialBlockSizeWithFlags", TRACER_STATUS_RESULT, hip_hipModuleOccupancyMaxPotentialBlockSizeWithFlags_slots, 9, 12,
-     0,
+     0, hip_hipModuleOccupancyMaxPotentialBlockSizeWithFlags_ok_statuses, 1,
      hip_hipModuleOccupancyMaxPotentialBlockSizeWithFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipModuleOccupancyMaxActiveBlocksPerMultiprocessor", TRACER_STATUS_RESULT, hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_slots, 6, 9,
-     0,
+     0, hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_ok_statuses, 1,
      hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", TRACER_STATUS_RESULT, hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slots, 7, 10,
-     0,
+     0, hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_ok_statuses, 1,
      hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipOccupancyMaxActiveBlocksPerMultiprocessor", TRACER_STATUS_RESULT, hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_slots, 6, 9,
-     0,
+     0, hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_ok_statuses, 1,
      hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", TRACER_STATUS_RESULT, hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slots, 7, 10,
-     0,
+     0, hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_ok_statuses, 1,
      hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipOccupancyMaxPotentialBlockSize", TRACER_STATUS_RESULT, hip_hipOccupancyMaxPotentialBlockSize_slots, 8, 11,
-     0,
+     0, hip_hipOccupancyMaxPotentialBlockSize_ok_statuses, 1,
      hip_hipOccupancyMaxPotentialBlockSize_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipConfigureCall", TRACER_STATUS_RESULT, hip_hipConfigureCall_slots, 3, 6,
-     2,
+     2, hip_hipConfigureCall_ok_statuses, 1,
      hip_hipConfigureCall_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipSetupArgument", TRACER_STATUS_RESULT, hip_hipSetupArgument_slots, 4, 7,
-     0,
+     0, hip_hipSetupArgument_ok_statuses, 1,
      hip_hipSetupArgument_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipLaunchByPtr", TRACER_STATUS_RESULT, hip_hipLaunchByPtr_slots, 2, 5,
-     0,
+     0, hip_hipLaunchByPtr_ok_statuses, 1,
      hip_hipLaunchByPtr_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipLaunchKernel", TRACER_STATUS_RESULT, hip_hipLaunchKernel_slots, 5, 8,
-     2,
+     2, hip_hipLaunchKernel_ok_statuses, 1,
      hip_hipLaunchKernel_formats, 1,
      TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDrvMemcpy2DUnaligned", TRACER_STATUS_RESULT, hip_hipDrvMemcpy2DUnaligned_slots, 2, 5,
-     1,
+     1, hip_hipDrvMemcpy2DUnaligned_ok_statuses, 1,
      hip_hipDrvMemcpy2DUnaligned_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipExtLaunchKernel", TRACER_STATUS_RESULT, hip_hipExtLaunchKernel_slots, 8, 11,
-     2,
+     2, hip_hipExtLaunchKernel_ok_statuses, 1,
      hip_hipExtLaunchKernel_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipBindTextureToMipmappedArray", TRACER_STATUS_RESULT, hip_hipBindTextureToMipmappedArray_slots, 4, 7,
-     3,
+     3, hip_hipBindTextureToMipmappedArray_ok_statuses, 1,
      hip_hipBindTextureToMipmappedArray_formats, 7,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGetTextureReference", TRACER_STATUS_RESULT, hip_hipGetTextureReference_slots, 4, 7,
-     0,
+     0, hip_hipGetTextureReference_ok_statuses, 1,
      hip_hipGetTextureReference_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipCreateTextureObject", TRACER_STATUS_RESULT, hip_hipCreateTextureObject_slots, 6, 9,
-     3,
+     3, hip_hipCreateTextureObject_ok_statuses, 1,
      hip_hipCreateTextureObject_formats, 7,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipDestroyTextureObject", TRACER_STATUS_RESULT, hip_hipDestroyTextureObject_slots, 2, 5,
-     0,
+     0, hip_hipDestroyTextureObject_ok_statuses, 1,
      hip_hipDestroyTextureObject_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGetChannelDesc", TRACER_STATUS_RESULT, hip_hipGetChannelDesc_slots, 3, 6,
-     1,
+     1, hip_hipGetChannelDesc_ok_statuses, 1,
      hip_hipGetChannelDesc_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGetTextureObjectResourceDesc", TRACER_STATUS_RESULT, hip_hipGetTextureObjectResourceDesc_slots, 3, 6,
-     0,
+     0, hip_hipGetTextureObjectResourceDesc_ok_statuses, 1,
      hip_hipGetTextureObjectResourceDesc_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGetTextureObjectResourceViewDesc", TRACER_STATUS_RESULT, hip_hipGetTextureObjectResourceViewDesc_slots, 3, 6,
-     0,
+     0, hip_hipGetTextureObjectResourceViewDesc_ok_statuses, 1,
      hip_hipGetTextureObjectResourceViewDesc_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGetTextureObjectTextureDesc", TRACER_STATUS_RESULT, hip_hipGetTextureObjectTextureDesc_slots, 3, 6,
-     0,
+     0, hip_hipGetTextureObjectTextureDesc_ok_statuses, 1,
      hip_hipGetTextureObjectTextureDesc_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefSetAddressMode", TRACER_STATUS_RESULT, hip_hipTexRefSetAddressMode_slots, 4, 7,
-     0,
+     0, hip_hipTexRefSetAddressMode_ok_statuses, 1,
      hip_hipTexRefSetAddressMode_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefSetArray", TRACER_STATUS_RESULT, hip_hipTexRefSetArray_slots, 4, 7,
-     1,
+     1, hip_hipTexRefSetArray_ok_statuses, 1,
      hip_hipTexRefSetArray_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefSetFilterMode", TRACER_STATUS_RESULT, hip_hipTexRefSetFilterMode_slots, 3, 6,
-     0,
+     0, hip_hipTexRefSetFilterMode_ok_statuses, 1,
      hip_hipTexRefSetFilterMode_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefSetFlags", TRACER_STATUS_RESULT, hip_hipTexRefSetFlags_slots, 3, 6,
-     0,
+     0, hip_hipTexRefSetFlags_ok_statuses, 1,
      hip_hipTexRefSetFlags_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefSetFormat", TRACER_STATUS_RESULT, hip_hipTexRefSetFormat_slots, 4, 7,
-     0,
+     0, hip_hipTexRefSetFormat_ok_statuses, 1,
      hip_hipTexRefSetFormat_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexObjectCreate", TRACER_STATUS_RESULT, hip_hipTexObjectCreate_slots, 6, 9,
-     3,
+     3, hip_hipTexObjectCreate_ok_statuses, 1,
      hip_hipTexObjectCreate_formats, 7,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexObjectDestroy", TRACER_STATUS_RESULT, hip_hipTexObjectDestroy_slots, 2, 5,
-     0,
+     0, hip_hipTexObjectDestroy_ok_statuses, 1,
      hip_hipTexObjectDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexObjectGetResourceDesc", TRACER_STATUS_RESULT, hip_hipTexObjectGetResourceDesc_slots, 3, 6,
-     0,
+     0, hip_hipTexObjectGetResourceDesc_ok_statuses, 1,
      hip_hipTexObjectGetResourceDesc_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexObjectGetResourceViewDesc", TRACER_STATUS_RESULT, hip_hipTexObjectGetResourceViewDesc_slots, 3, 6,
-     0,
+     0, hip_hipTexObjectGetResourceViewDesc_ok_statuses, 1,
      hip_hipTexObjectGetResourceViewDesc_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexObjectGetTextureDesc", TRACER_STATUS_RESULT, hip_hipTexObjectGetTextureDesc_slots, 3, 6,
-     0,
+     0, hip_hipTexObjectGetTextureDesc_ok_statuses, 1,
      hip_hipTexObjectGetTextureDesc_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipBindTexture", TRACER_STATUS_RESULT, hip_hipBindTexture_slots, 7, 10,
-     2,
+     2, hip_hipBindTexture_ok_statuses, 1,
      hip_hipBindTexture_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipBindTexture2D", TRACER_STATUS_RESULT, hip_hipBindTexture2D_slots, 9, 12,
-     2,
+     2, hip_hipBindTexture2D_ok_statuses, 1,
      hip_hipBindTexture2D_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipBindTextureToArray", TRACER_STATUS_RESULT, hip_hipBindTextureToArray_slots, 4, 7,
-     3,
+     3, hip_hipBindTextureToArray_ok_statuses, 1,
      hip_hipBindTextureToArray_formats, 7,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGetTextureAlignmentOffset", TRACER_STATUS_RESULT, hip_hipGetTextureAlignmentOffset_slots, 4, 7,
-     1,
+     1, hip_hipGetTextureAlignmentOffset_ok_statuses, 1,
      hip_hipGetTextureAlignmentOffset_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipUnbindTexture", TRACER_STATUS_RESULT, hip_hipUnbindTexture_slots, 2, 5,
-     1,
+     1, hip_hipUnbindTexture_ok_statuses, 1,
      hip_hipUnbindTexture_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefGetAddress", TRACER_STATUS_RESULT, hip_hipTexRefGetAddress_slots, 4, 7,
-     1,
+     1, hip_hipTexRefGetAddress_ok_statuses, 1,
      hip_hipTexRefGetAddress_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefGetAddressMode", TRACER_STATUS_RESULT, hip_hipTexRefGetAddressMode_slots, 5, 8,
-     1,
+     1, hip_hipTexRefGetAddressMode_ok_statuses, 1,
      hip_hipTexRefGetAddressMode_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefGetFilterMode", TRACER_STATUS_RESULT, hip_hipTexRefGetFilterMode_slots, 4, 7,
-     1,
+     1, hip_hipTexRefGetFilterMode_ok_statuses, 1,
      hip_hipTexRefGetFilterMode_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefGetFlags", TRACER_STATUS_RESULT, hip_hipTexRefGetFlags_slots, 4, 7,
-     1,
+     1, hip_hipTexRefGetFlags_ok_statuses, 1,
      hip_hipTexRefGetFlags_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefGetFormat", TRACER_STATUS_RESULT, hip_hipTexRefGetFormat_slots, 6, 9,
-     1,
+     1, hip_hipTexRefGetFormat_ok_statuses, 1,
      hip_hipTexRefGetFormat_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefGetMaxAnisotropy", TRACER_STATUS_RESULT, hip_hipTexRefGetMaxAnisotropy_slots, 4, 7,
-     1,
+     1, hip_hipTexRefGetMaxAnisotropy_ok_statuses, 1,
      hip_hipTexRefGetMaxAnisotropy_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefGetMipmapFilterMode", TRACER_STATUS_RESULT, hip_hipTexRefGetMipmapFilterMode_slots, 4, 7,
-     1,
+     1, hip_hipTexRefGetMipmapFilterMode_ok_statuses, 1,
      hip_hipTexRefGetMipmapFilterMode_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefGetMipmapLevelBias", TRACER_STATUS_RESULT, hip_hipTexRefGetMipmapLevelBias_slots, 4, 7,
-     1,
+     1, hip_hipTexRefGetMipmapLevelBias_ok_statuses, 1,
      hip_hipTexRefGetMipmapLevelBias_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefGetMipmapLevelClamp", TRACER_STATUS_RESULT, hip_hipTexRefGetMipmapLevelClamp_slots, 6, 9,
-     1,
+     1, hip_hipTexRefGetMipmapLevelClamp_ok_statuses, 1,
      hip_hipTexRefGetMipmapLevelClamp_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefGetMipMappedArray", TRACER_STATUS_RESULT, hip_hipTexRefGetMipMappedArray_slots, 4, 7,
-     1,
+     1, hip_hipTexRefGetMipMappedArray_ok_statuses, 1,
      hip_hipTexRefGetMipMappedArray_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefSetAddress", TRACER_STATUS_RESULT, hip_hipTexRefSetAddress_slots, 6, 9,
-     0,
+     0, hip_hipTexRefSetAddress_ok_statuses, 1,
      hip_hipTexRefSetAddress_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefSetAddress2D", TRACER_STATUS_RESULT, hip_hipTexRefSetAddress2D_slots, 5, 8,
-     1,
+     1, hip_hipTexRefSetAddress2D_ok_statuses, 1,
      hip_hipTexRefSetAddress2D_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefSetMaxAnisotropy", TRACER_STATUS_RESULT, hip_hipTexRefSetMaxAnisotropy_slots, 3, 6,
-     0,
+     0, hip_hipTexRefSetMaxAnisotropy_ok_statuses, 1,
      hip_hipTexRefSetMaxAnisotropy_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefSetBorderColor", TRACER_STATUS_RESULT, hip_hipTexRefSetBorderColor_slots, 4, 7,
-     0,
+     0, hip_hipTexRefSetBorderColor_ok_statuses, 1,
      hip_hipTexRefSetBorderColor_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefSetMipmapFilterMode", TRACER_STATUS_RESULT, hip_hipTexRefSetMipmapFilterMode_slots, 3, 6,
-     0,
+     0, hip_hipTexRefSetMipmapFilterMode_ok_statuses, 1,
      hip_hipTexRefSetMipmapFilterMode_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefSetMipmapLevelBias", TRACER_STATUS_RESULT, hip_hipTexRefSetMipmapLevelBias_slots, 3, 6,
-     0,
+     0, hip_hipTexRefSetMipmapLevelBias_ok_statuses, 1,
      hip_hipTexRefSetMipmapLevelBias_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefSetMipmapLevelClamp", TRACER_STATUS_RESULT, hip_hipTexRefSetMipmapLevelClamp_slots, 4, 7,
-     0,
+     0, hip_hipTexRefSetMipmapLevelClamp_ok_statuses, 1,
      hip_hipTexRefSetMipmapLevelClamp_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipTexRefSetMipmappedArray", TRACER_STATUS_RESULT, hip_hipTexRefSetMipmappedArray_slots, 4, 7,
-     0,
+     0, hip_hipTexRefSetMipmappedArray_ok_statuses, 1,
      hip_hipTexRefSetMipmappedArray_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMipmappedArrayCreate", TRACER_STATUS_RESULT, hip_hipMipmappedArrayCreate_slots, 5, 8,
-     0,
+     0, hip_hipMipmappedArrayCreate_ok_statuses, 1,
      hip_hipMipmappedArrayCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMipmappedArrayDestroy", TRACER_STATUS_RESULT, hip_hipMipmappedArrayDestroy_slots, 2, 5,
-     0,
+     0, hip_hipMipmappedArrayDestroy_ok_statuses, 1,
      hip_hipMipmappedArrayDestroy_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMipmappedArrayGetLevel", TRACER_STATUS_RESULT, hip_hipMipmappedArrayGetLevel_slots, 5, 8,
-     0,
+     0, hip_hipMipmappedArrayGetLevel_ok_statuses, 1,
      hip_hipMipmappedArrayGetLevel_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipRegisterApiCallback", TRACER_STATUS_RESULT, hip_hipRegisterApiCallback_slots, 4, 7,
-     0,
+     0, hip_hipRegisterApiCallback_ok_statuses, 1,
      hip_hipRegisterApiCallback_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipRemoveApiCallback", TRACER_STATUS_RESULT, hip_hipRemoveApiCallback_slots, 2, 5,
-     0,
+     0, hip_hipRemoveApiCallback_ok_statuses, 1,
      hip_hipRemoveApiCallback_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipRegisterActivityCallback", TRACER_STATUS_RESULT, hip_hipRegisterActivityCallback_slots, 4, 7,
-     0,
+     0, hip_hipRegisterActivityCallback_ok_statuses, 1,
      hip_hipRegisterActivityCallback_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipRemoveActivityCallback", TRACER_STATUS_RESULT, hip_hipRemoveActivityCallback_slots, 2, 5,
-     0,
+     0, hip_hipRemoveActivityCallback_ok_statuses, 1,
      hip_hipRemoveActivityCallback_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipApiName", TRACER_STATUS_NONE, hip_hipApiName_slots, 2, 6,
-     0,
+     0, hip_hipApiName_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipKernelNameRef", TRACER_STATUS_NONE, hip_hipKernelNameRef_slots, 2, 6,
-     0,
+     0, hip_hipKernelNameRef_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipKernelNameRefByPtr", TRACER_STATUS_NONE, hip_hipKernelNameRefByPtr_slots, 3, 7,
-     0,
+     0, hip_hipKernelNameRefByPtr_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGetStreamDeviceId", TRACER_STATUS_NONE, hip_hipGetStreamDeviceId_slots, 2, 6,
-     0,
+     0, hip_hipGetStreamDeviceId_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamBeginCapture", TRACER_STATUS_RESULT, hip_hipStreamBeginCapture_slots, 3, 6,
-     0,
+     0, hip_hipStreamBeginCapture_ok_statuses, 1,
      hip_hipStreamBeginCapture_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamEndCapture", TRACER_STATUS_RESULT, hip_hipStreamEndCapture_slots, 4, 7,
-     0,
+     0, hip_hipStreamEndCapture_ok_statuses, 1,
      hip_hipStreamEndCapture_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamGetCaptureInfo", TRACER_STATUS_RESULT, hip_hipStreamGetCaptureInfo_slots, 6, 9,
-     0,
+     0, hip_hipStreamGetCaptureInfo_ok_statuses, 1,
      hip_hipStreamGetCaptureInfo_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamGetCaptureInfo_v2", TRACER_STATUS_RESULT, hip_hipStreamGetCaptureInfo_v2_slots, 11, 14,
-     0,
+     0, hip_hipStreamGetCaptureInfo_v2_ok_statuses, 1,
      hip_hipStreamGetCaptureInfo_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamIsCapturing", TRACER_STATUS_RESULT, hip_hipStreamIsCapturing_slots, 4, 7,
-     0,
+     0, hip_hipStreamIsCapturing_ok_statuses, 1,
      hip_hipStreamIsCapturing_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipStreamUpdateCaptureDependencies", TRACER_STATUS_RESULT, hip_hipStreamUpdateCaptureDependencies_slots, 5, 8,
-     0,
+     0, hip_hipStreamUpdateCaptureDependencies_ok_statuses, 1,
      hip_hipStreamUpdateCaptureDependencies_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipLaunchHostFunc", TRACER_STATUS_RESULT, hip_hipLaunchHostFunc_slots, 4, 7,
-     0,
+     0, hip_hipLaunchHostFunc_ok_statuses, 1,
      hip_hipLaunchHostFunc_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipThreadExchangeStreamCaptureMode", TRACER_STATUS_RESULT, hip_hipThreadExchangeStreamCaptureMode_slots, 2, 5,
-     0,
+     0, hip_hipThreadExchangeStreamCaptureMode_ok_statuses, 1,
      hip_hipThreadExchangeStreamCaptureMode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphCreate", TRACER_STATUS_RESULT, hip_hipGraphCreate_slots, 4, 7,
-     0,
+     0, hip_hipGraphCreate_ok_statuses, 1,
      hip_hipGraphCreate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphDestroy", TRACER_STATUS_RESULT, hip_hipGraphDestroy_slots, 2, 5,
-     0,
+     0, hip_hipGraphDestroy_ok_statuses, 1,
      hip_hipGraphDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphAddDependencies", TRACER_STATUS_RESULT, hip_hipGraphAddDependencies_slots, 5, 8,
-     0,
+     0, hip_hipGraphAddDependencies_ok_statuses, 1,
      hip_hipGraphAddDependencies_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphRemoveDependencies", TRACER_STATUS_RESULT, hip_hipGraphRemoveDependencies_slots, 5, 8,
-     0,
+     0, hip_hipGraphRemoveDependencies_ok_statuses, 1,
      hip_hipGraphRemoveDependencies_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphGetEdges", TRACER_STATUS_RESULT, hip_hipGraphGetEdges_slots, 8, 11,
-     0,
+     0, hip_hipGraphGetEdges_ok_statuses, 1,
      hip_hipGraphGetEdges_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphGetNodes", TRACER_STATUS_RESULT, hip_hipGraphGetNodes_slots, 6, 9,
-     0,
+     0, hip_hipGraphGetNodes_ok_statuses, 1,
      hip_hipGraphGetNodes_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphGetRootNodes", TRACER_STATUS_RESULT, hip_hipGraphGetRootNodes_slots, 6, 9,
-     0,
+     0, hip_hipGraphGetRootNodes_ok_statuses, 1,
      hip_hipGraphGetRootNodes_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphNodeGetDependencies", TRACER_STATUS_RESULT, hip_hipGraphNodeGetDependencies_slots, 6, 9,
-     0,
+     0, hip_hipGraphNodeGetDependencies_ok_statuses, 1,
      hip_hipGraphNodeGetDependencies_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphNodeGetDependentNodes", TRACER_STATUS_RESULT, hip_hipGraphNodeGetDependentNodes_slots, 6, 9,
-     0,
+     0, hip_hipGraphNodeGetDependentNodes_ok_statuses, 1,
      hip_hipGraphNodeGetDependentNodes_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphNodeGetType", TRACER_STATUS_RESULT, hip_hipGraphNodeGetType_slots, 4, 7,
-     0,
+     0, hip_hipGraphNodeGetType_ok_statuses, 1,
      hip_hipGraphNodeGetType_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphDestroyNode", TRACER_STATUS_RESULT, hip_hipGraphDestroyNode_slots, 2, 5,
-     0,
+     0, hip_hipGraphDestroyNode_ok_statuses, 1,
      hip_hipGraphDestroyNode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphClone", TRACER_STATUS_RESULT, hip_hipGraphClone_slots, 4, 7,
-     0,
+     0, hip_hipGraphClone_ok_statuses, 1,
      hip_hipGraphClone_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphNodeFindInClone", TRACER_STATUS_RESULT, hip_hipGraphNodeFindInClone_slots, 5, 8,
-     0,
+     0, hip_hipGraphNodeFindInClone_ok_statuses, 1,
      hip_hipGraphNodeFindInClone_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphInstantiate", TRACER_STATUS_RESULT, hip_hipGraphInstantiate_slots, 9, 12,
-     0,
+     0, hip_hipGraphInstantiate_ok_statuses, 1,
      hip_hipGraphInstantiate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphInstantiateWithFlags", TRACER_STATUS_RESULT, hip_hipGraphInstantiateWithFlags_slots, 5, 8,
-     0,
+     0, hip_hipGraphInstantiateWithFlags_ok_statuses, 1,
      hip_hipGraphInstantiateWithFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphLaunch", TRACER_STATUS_RESULT, hip_hipGraphLaunch_slots, 3, 6,
-     0,
+     0, hip_hipGraphLaunch_ok_statuses, 1,
      hip_hipGraphLaunch_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphExecDestroy", TRACER_STATUS_RESULT, hip_hipGraphExecDestroy_slots, 2, 5,
-     0,
+     0, hip_hipGraphExecDestroy_ok_statuses, 1,
      hip_hipGraphExecDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphExecUpdate", TRACER_STATUS_RESULT, hip_hipGraphExecUpdate_slots, 5, 8,
-     0,
+     0, hip_hipGraphExecUpdate_ok_statuses, 1,
      hip_hipGraphExecUpdate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphAddKernelNode", TRACER_STATUS_RESULT, hip_hipGraphAddKernelNode_slots, 7, 10,
-     1,
+     1, hip_hipGraphAddKernelNode_ok_statuses, 1,
      hip_hipGraphAddKernelNode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphKernelNodeGetParams", TRACER_STATUS_RESULT, hip_hipGraphKernelNodeGetParams_slots, 3, 6,
-     0,
+     0, hip_hipGraphKernelNodeGetParams_ok_statuses, 1,
      hip_hipGraphKernelNodeGetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphKernelNodeSetParams", TRACER_STATUS_RESULT, hip_hipGraphKernelNodeSetParams_slots, 3, 6,
-     1,
+     1, hip_hipGraphKernelNodeSetParams_ok_statuses, 1,
      hip_hipGraphKernelNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphExecKernelNodeSetParams", TRACER_STATUS_RESULT, hip_hipGraphExecKernelNodeSetParams_slots, 4, 7,
-     1,
+     1, hip_hipGraphExecKernelNodeSetParams_ok_statuses, 1,
      hip_hipGraphExecKernelNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphAddMemcpyNode", TRACER_STATUS_RESULT, hip_hipGraphAddMemcpyNode_slots, 7, 10,
-     1,
+     1, hip_hipGraphAddMemcpyNode_ok_statuses, 1,
      hip_hipGraphAddMemcpyNode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphMemcpyNodeGetParams", TRACER_STATUS_RESULT, hip_hipGraphMemcpyNodeGetParams_slots, 3, 6,
-     0,
+     0, hip_hipGraphMemcpyNodeGetParams_ok_statuses, 1,
      hip_hipGraphMemcpyNodeGetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphMemcpyNodeSetParams", TRACER_STATUS_RESULT, hip_hipGraphMemcpyNodeSetParams_slots, 3, 6,
-     1,
+     1, hip_hipGraphMemcpyNodeSetParams_ok_statuses, 1,
      hip_hipGraphMemcpyNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphKernelNodeSetAttribute", TRACER_STATUS_RESULT, hip_hipGraphKernelNodeSetAttribute_slots, 4, 7,
-     1,
+     1, hip_hipGraphKernelNodeSetAttribute_ok_statuses, 1,
      hip_hipGraphKernelNodeSetAttribute_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphKernelNodeGetAttribute", TRACER_STATUS_RESULT, hip_hipGraphKernelNodeGetAttribute_slots, 4, 7,
-     1,
+     1, hip_hipGraphKernelNodeGetAttribute_ok_statuses, 1,
      hip_hipGraphKernelNodeGetAttribute_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphExecMemcpyNodeSetParams", TRACER_STATUS_RESULT, hip_hipGraphExecMemcpyNodeSetParams_slots, 4, 7,
-     1,
+     1, hip_hipGraphExecMemcpyNodeSetParams_ok_statuses, 1,
      hip_hipGraphExecMemcpyNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphAddMemcpyNode1D", TRACER_STATUS_RESULT, hip_hipGraphAddMemcpyNode1D_slots, 10, 13,
-     0,
+     0, hip_hipGraphAddMemcpyNode1D_ok_statuses, 1,
      hip_hipGraphAddMemcpyNode1D_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphMemcpyNodeSetParams1D", TRACER_STATUS_RESULT, hip_hipGraphMemcpyNodeSetParams1D_slots, 6, 9,
-     0,
+     0, hip_hipGraphMemcpyNodeSetParams1D_ok_statuses, 1,
      hip_hipGraphMemcpyNodeSetParams1D_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphExecMemcpyNodeSetParams1D", TRACER_STATUS_RESULT, hip_hipGraphExecMemcpyNodeSetParams1D_slots, 7, 10,
-     0,
+     0, hip_hipGraphExecMemcpyNodeSetParams1D_ok_statuses, 1,
      hip_hipGraphExecMemcpyNodeSetParams1D_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphAddMemcpyNodeFromSymbol", TRACER_STATUS_RESULT, hip_hipGraphAddMemcpyNodeFromSymbol_slots, 11, 14,
-     0,
+     0, hip_hipGraphAddMemcpyNodeFromSymbol_ok_statuses, 1,
      hip_hipGraphAddMemcpyNodeFromSymbol_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphMemcpyNodeSetParamsFromSymbol", TRACER_STATUS_RESULT, hip_hipGraphMemcpyNodeSetParamsFromSymbol_slots, 7, 10,
-     0,
+     0, hip_hipGraphMemcpyNodeSetParamsFromSymbol_ok_statuses, 1,
      hip_hipGraphMemcpyNodeSetParamsFromSymbol_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphExecMemcpyNodeSetParamsFromSymbol", TRACER_STATUS_RESULT, hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_slots, 8, 11,
-     0,
+     0, hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_ok_statuses, 1,
      hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphAddMemcpyNodeToSymbol", TRACER_STATUS_RESULT, hip_hipGraphAddMemcpyNodeToSymbol_slots, 11, 14,
-     0,
+     0, hip_hipGraphAddMemcpyNodeToSymbol_ok_statuses, 1,
      hip_hipGraphAddMemcpyNodeToSymbol_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphMemcpyNodeSetParamsToSymbol", TRACER_STATUS_RESULT, hip_hipGraphMemcpyNodeSetParamsToSymbol_slots, 7, 10,
-     0,
+     0, hip_hipGraphMemcpyNodeSetParamsToSymbol_ok_statuses, 1,
      hip_hipGraphMemcpyNodeSetParamsToSymbol_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphExecMemcpyNodeSetParamsToSymbol", TRACER_STATUS_RESULT, hip_hipGraphExecMemcpyNodeSetParamsToSymbol_slots, 8, 11,
-     0,
+     0, hip_hipGraphExecMemcpyNodeSetParamsToSymbol_ok_statuses, 1,
      hip_hipGraphExecMemcpyNodeSetParamsToSymbol_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphAddMemsetNode", TRACER_STATUS_RESULT, hip_hipGraphAddMemsetNode_slots, 7, 10,
-     1,
+     1, hip_hipGraphAddMemsetNode_ok_statuses, 1,
      hip_hipGraphAddMemsetNode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphMemsetNodeGetParams", TRACER_STATUS_RESULT, hip_hipGraphMemsetNodeGetParams_slots, 3, 6,
-     0,
+     0, hip_hipGraphMemsetNodeGetParams_ok_statuses, 1,
      hip_hipGraphMemsetNodeGetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphMemsetNodeSetParams", TRACER_STATUS_RESULT, hip_hipGraphMemsetNodeSetParams_slots, 3, 6,
-     1,
+     1, hip_hipGraphMemsetNodeSetParams_ok_statuses, 1,
      hip_hipGraphMemsetNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphExecMemsetNodeSetParams", TRACER_STATUS_RESULT, hip_hipGraphExecMemsetNodeSetParams_slots, 4, 7,
-     1,
+     1, hip_hipGraphExecMemsetNodeSetParams_ok_statuses, 1,
      hip_hipGraphExecMemsetNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphAddHostNode", TRACER_STATUS_RESULT, hip_hipGraphAddHostNode_slots, 7, 10,
-     1,
+     1, hip_hipGraphAddHostNode_ok_statuses, 1,
      hip_hipGraphAddHostNode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphHostNodeGetParams", TRACER_STATUS_RESULT, hip_hipGraphHostNodeGetParams_slots, 3, 6,
-     0,
+     0, hip_hipGraphHostNodeGetParams_ok_statuses, 1,
      hip_hipGraphHostNodeGetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphHostNodeSetParams", TRACER_STATUS_RESULT, hip_hipGraphHostNodeSetParams_slots, 3, 6,
-     1,
+     1, hip_hipGraphHostNodeSetParams_ok_statuses, 1,
      hip_hipGraphHostNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphExecHostNodeSetParams", TRACER_STATUS_RESULT, hip_hipGraphExecHostNodeSetParams_slots, 4, 7,
-     1,
+     1, hip_hipGraphExecHostNodeSetParams_ok_statuses, 1,
      hip_hipGraphExecHostNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphAddChildGraphNode", TRACER_STATUS_RESULT, hip_hipGraphAddChildGraphNode_slots, 7, 10,
-     0,
+     0, hip_hipGraphAddChildGraphNode_ok_statuses, 1,
      hip_hipGraphAddChildGraphNode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphChildGraphNodeGetGraph", TRACER_STATUS_RESULT, hip_hipGraphChildGraphNodeGetGraph_slots, 4, 7,
-     0,
+     0, hip_hipGraphChildGraphNodeGetGraph_ok_statuses, 1,
      hip_hipGraphChildGraphNodeGetGraph_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphExecChildGraphNodeSetParams", TRACER_STATUS_RESULT, hip_hipGraphExecChildGraphNodeSetParams_slots, 4, 7,
-     0,
+     0, hip_hipGraphExecChildGraphNodeSetParams_ok_statuses, 1,
      hip_hipGraphExecChildGraphNodeSetParams_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphAddEmptyNode", TRACER_STATUS_RESULT, hip_hipGraphAddEmptyNode_slots, 6, 9,
-     0,
+     0, hip_hipGraphAddEmptyNode_ok_statuses, 1,
      hip_hipGraphAddEmptyNode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphAddEventRecordNode", TRACER_STATUS_RESULT, hip_hipGraphAddEventRecordNode_slots, 7, 10,
-     0,
+     0, hip_hipGraphAddEventRecordNode_ok_statuses, 1,
      hip_hipGraphAddEventRecordNode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphEventRecordNodeGetEvent", TRACER_STATUS_RESULT, hip_hipGraphEventRecordNodeGetEvent_slots, 4, 7,
-     0,
+     0, hip_hipGraphEventRecordNodeGetEvent_ok_statuses, 1,
      hip_hipGraphEventRecordNodeGetEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphEventRecordNodeSetEvent", TRACER_STATUS_RESULT, hip_hipGraphEventRecordNodeSetEvent_slots, 3, 6,
-     0,
+     0, hip_hipGraphEventRecordNodeSetEvent_ok_statuses, 1,
      hip_hipGraphEventRecordNodeSetEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphExecEventRecordNodeSetEvent", TRACER_STATUS_RESULT, hip_hipGraphExecEventRecordNodeSetEvent_slots, 4, 7,
-     0,
+     0, hip_hipGraphExecEventRecordNodeSetEvent_ok_statuses, 1,
      hip_hipGraphExecEventRecordNodeSetEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphAddEventWaitNode", TRACER_STATUS_RESULT, hip_hipGraphAddEventWaitNode_slots, 7, 10,
-     0,
+     0, hip_hipGraphAddEventWaitNode_ok_statuses, 1,
      hip_hipGraphAddEventWaitNode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphEventWaitNodeGetEvent", TRACER_STATUS_RESULT, hip_hipGraphEventWaitNodeGetEvent_slots, 4, 7,
-     0,
+     0, hip_hipGraphEventWaitNodeGetEvent_ok_statuses, 1,
      hip_hipGraphEventWaitNodeGetEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphEventWaitNodeSetEvent", TRACER_STATUS_RESULT, hip_hipGraphEventWaitNodeSetEvent_slots, 3, 6,
-     0,
+     0, hip_hipGraphEventWaitNodeSetEvent_ok_statuses, 1,
      hip_hipGraphEventWaitNodeSetEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphExecEventWaitNodeSetEvent", TRACER_STATUS_RESULT, hip_hipGraphExecEventWaitNodeSetEvent_slots, 4, 7,
-     0,
+     0, hip_hipGraphExecEventWaitNodeSetEvent_ok_statuses, 1,
      hip_hipGraphExecEventWaitNodeSetEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemAddressFree", TRACER_STATUS_RESULT, hip_hipMemAddressFree_slots, 3, 6,
-     0,
+     0, hip_hipMemAddressFree_ok_statuses, 1,
      hip_hipMemAddressFree_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemAddressReserve", TRACER_STATUS_RESULT, hip_hipMemAddressReserve_slots, 7, 10,
-     0,
+     0, hip_hipMemAddressReserve_ok_statuses, 1,
      hip_hipMemAddressReserve_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemCreate", TRACER_STATUS_RESULT, hip_hipMemCreate_slots, 6, 9,
-     1,
+     1, hip_hipMemCreate_ok_statuses, 1,
      hip_hipMemCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemExportToShareableHandle", TRACER_STATUS_RESULT, hip_hipMemExportToShareableHandle_slots, 5, 8,
-     0,
+     0, hip_hipMemExportToShareableHandle_ok_statuses, 1,
      hip_hipMemExportToShareableHandle_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemGetAccess", TRACER_STATUS_RESULT, hip_hipMemGetAccess_slots, 5, 8,
-     1,
+     1, hip_hipMemGetAccess_ok_statuses, 1,
      hip_hipMemGetAccess_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemGetAllocationGranularity", TRACER_STATUS_RESULT, hip_hipMemGetAllocationGranularity_slots, 5, 8,
-     1,
+     1, hip_hipMemGetAllocationGranularity_ok_statuses, 1,
      hip_hipMemGetAllocationGranularity_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemGetAllocationPropertiesFromHandle", TRACER_STATUS_RESULT, hip_hipMemGetAllocationPropertiesFromHandle_slots, 3, 6,
-     0,
+     0, hip_hipMemGetAllocationPropertiesFromHandle_ok_statuses, 1,
      hip_hipMemGetAllocationPropertiesFromHandle_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemImportFromShareableHandle", TRACER_STATUS_RESULT, hip_hipMemImportFromShareableHandle_slots, 5, 8,
-     0,
+     0, hip_hipMemImportFromShareableHandle_ok_statuses, 1,
      hip_hipMemImportFromShareableHandle_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemMap", TRACER_STATUS_RESULT, hip_hipMemMap_slots, 6, 9,
-     0,
+     0, hip_hipMemMap_ok_statuses, 1,
      hip_hipMemMap_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemMapArrayAsync", TRACER_STATUS_RESULT, hip_hipMemMapArrayAsync_slots, 4, 7,
-     1,
+     1, hip_hipMemMapArrayAsync_ok_statuses, 1,
      hip_hipMemMapArrayAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemRelease", TRACER_STATUS_RESULT, hip_hipMemRelease_slots, 2, 5,
-     0,
+     0, hip_hipMemRelease_ok_statuses, 1,
      hip_hipMemRelease_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemRetainAllocationHandle", TRACER_STATUS_RESULT, hip_hipMemRetainAllocationHandle_slots, 4, 7,
-     0,
+     0, hip_hipMemRetainAllocationHandle_ok_statuses, 1,
      hip_hipMemRetainAllocationHandle_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemSetAccess", TRACER_STATUS_RESULT, hip_hipMemSetAccess_slots, 5, 8,
-     1,
+     1, hip_hipMemSetAccess_ok_statuses, 1,
      hip_hipMemSetAccess_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipMemUnmap", TRACER_STATUS_RESULT, hip_hipMemUnmap_slots, 3, 6,
-     0,
+     0, hip_hipMemUnmap_ok_statuses, 1,
      hip_hipMemUnmap_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGLGetDevices", TRACER_STATUS_RESULT, hip_hipGLGetDevices_slots, 7, 10,
-     0,
+     0, hip_hipGLGetDevices_ok_statuses, 1,
      hip_hipGLGetDevices_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphicsGLRegisterBuffer", TRACER_STATUS_RESULT, hip_hipGraphicsGLRegisterBuffer_slots, 5, 8,
-     0,
+     0, hip_hipGraphicsGLRegisterBuffer_ok_statuses, 1,
      hip_hipGraphicsGLRegisterBuffer_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphicsGLRegisterImage", TRACER_STATUS_RESULT, hip_hipGraphicsGLRegisterImage_slots, 6, 9,
-     0,
+     0, hip_hipGraphicsGLRegisterImage_ok_statuses, 1,
      hip_hipGraphicsGLRegisterImage_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphicsMapResources", TRACER_STATUS_RESULT, hip_hipGraphicsMapResources_slots, 5, 8,
-     0,
+     0, hip_hipGraphicsMapResources_ok_statuses, 1,
      hip_hipGraphicsMapResources_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphicsSubResourceGetMappedArray", TRACER_STATUS_RESULT, hip_hipGraphicsSubResourceGetMappedArray_slots, 6, 9,
-     0,
+     0, hip_hipGraphicsSubResourceGetMappedArray_ok_statuses, 1,
      hip_hipGraphicsSubResourceGetMappedArray_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphicsResourceGetMappedPointer", TRACER_STATUS_RESULT, hip_hipGraphicsResourceGetMappedPointer_slots, 6, 9,
-     0,
+     0, hip_hipGraphicsResourceGetMappedPointer_ok_statuses, 1,
      hip_hipGraphicsResourceGetMappedPointer_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphicsUnmapResources", TRACER_STATUS_RESULT, hip_hipGraphicsUnmapResources_slots, 5, 8,
-     0,
+     0, hip_hipGraphicsUnmapResources_ok_statuses, 1,
      hip_hipGraphicsUnmapResources_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"hipGraphicsUnregisterResource", TRACER_STATUS_RESULT, hip_hipGraphicsUnregisterResource_slots, 2, 5,
-     0,
+     0, hip_hipGraphicsUnregisterResource_ok_statuses, 1,
      hip_hipGraphicsUnregisterResource_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},

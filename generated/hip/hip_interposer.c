@@ -7,6 +7,7 @@
 #include "hip_args.h"
 #include "hip_tracepoints.h"
 #include "tracer_recording.h"
+#include "tracer_wrappers.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
  * on the same thread are not traced again: they are the library's own business. A call
@@ -407,6 +408,7 @@ static struct {
  * traced call (one from a signal handler, say) ever has to load anything. */
 __attribute__((constructor)) static void hip_resolve_loaded(void) {
   tracer_code_of((const void *)hip_nested, &hip_own_code);
+  tracer_interposer_register("libamdhip64.so.5", (const void *)hip_nested);
   void *library = tracer_loaded_library("libamdhip64.so.5");
   if (!library)
     return; /* resolved on first use, if the app ever loads it */
@@ -801,13 +803,13 @@ struct hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w,
         "libamdhip64.so.5", "hipCreateChannelDesc", (void **)&hip_real.hipCreateChannelDesc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(x, y, z, w, f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -849,8 +851,8 @@ struct hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w,
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipCreateChannelDesc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipCreateChannelDesc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc))
     lttng_ust_tracepoint(lttng_ust_hip, hipCreateChannelDesc, tracer_record);
   else
@@ -868,13 +870,13 @@ hipError_t hipMemcpy_spt(void *dst, const void *src, size_t sizeBytes, hipMemcpy
         "libamdhip64.so.5", "hipMemcpy_spt", (void **)&hip_real.hipMemcpy_spt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -914,8 +916,8 @@ hipError_t hipMemcpy_spt(void *dst, const void *src, size_t sizeBytes, hipMemcpy
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy_spt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy_spt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy_spt, tracer_record);
   else
@@ -934,13 +936,13 @@ hipError_t hipMemcpyToSymbol_spt(const void *symbol, const void *src, size_t siz
         "libamdhip64.so.5", "hipMemcpyToSymbol_spt", (void **)&hip_real.hipMemcpyToSymbol_spt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(symbol, src, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -983,8 +985,8 @@ hipError_t hipMemcpyToSymbol_spt(const void *symbol, const void *src, size_t siz
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbol_spt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbol_spt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbol_spt, tracer_record);
   else
@@ -1003,13 +1005,13 @@ hipError_t hipMemcpyFromSymbol_spt(void *dst, const void *symbol, size_t sizeByt
         "libamdhip64.so.5", "hipMemcpyFromSymbol_spt", (void **)&hip_real.hipMemcpyFromSymbol_spt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1052,8 +1054,8 @@ hipError_t hipMemcpyFromSymbol_spt(void *dst, const void *symbol, size_t sizeByt
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromSymbol_spt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromSymbol_spt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromSymbol_spt, tracer_record);
   else
@@ -1072,13 +1074,13 @@ hipError_t hipMemcpy2D_spt(void *dst, size_t dpitch, const void *src, size_t spi
         "libamdhip64.so.5", "hipMemcpy2D_spt", (void **)&hip_real.hipMemcpy2D_spt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1125,8 +1127,8 @@ hipError_t hipMemcpy2D_spt(void *dst, size_t dpitch, const void *src, size_t spi
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2D_spt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2D_spt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2D_spt, tracer_record);
   else
@@ -1145,13 +1147,13 @@ hipError_t hipMemcpy2DToArray_spt(hipArray *dst, size_t wOffset, size_t hOffset,
         "libamdhip64.so.5", "hipMemcpy2DToArray_spt", (void **)&hip_real.hipMemcpy2DToArray_spt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1200,8 +1202,8 @@ hipError_t hipMemcpy2DToArray_spt(hipArray *dst, size_t wOffset, size_t hOffset,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArray_spt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArray_spt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArray_spt, tracer_record);
   else
@@ -1220,13 +1222,13 @@ hipError_t hipMemcpy2DFromArray_spt(void *dst, size_t dpitch, hipArray_const_t s
         "libamdhip64.so.5", "hipMemcpy2DFromArray_spt", (void **)&hip_real.hipMemcpy2DFromArray_spt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1275,8 +1277,8 @@ hipError_t hipMemcpy2DFromArray_spt(void *dst, size_t dpitch, hipArray_const_t s
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DFromArray_spt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DFromArray_spt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DFromArray_spt, tracer_record);
   else
@@ -1294,13 +1296,13 @@ hipError_t hipMemcpy3D_spt(const struct hipMemcpy3DParms *p) {
         "libamdhip64.so.5", "hipMemcpy3D_spt", (void **)&hip_real.hipMemcpy3D_spt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1333,8 +1335,8 @@ hipError_t hipMemcpy3D_spt(const struct hipMemcpy3DParms *p) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3D_spt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3D_spt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3D_spt, tracer_record);
   else
@@ -1352,13 +1354,13 @@ hipError_t hipMemset_spt(void *dst, int value, size_t sizeBytes) {
         "libamdhip64.so.5", "hipMemset_spt", (void **)&hip_real.hipMemset_spt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, value, sizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1395,8 +1397,8 @@ hipError_t hipMemset_spt(void *dst, int value, size_t sizeBytes) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemset_spt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemset_spt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset_spt, tracer_record);
   else
@@ -1414,13 +1416,13 @@ hipError_t hipMemset2D_spt(void *dst, size_t pitch, int value, size_t width, siz
         "libamdhip64.so.5", "hipMemset2D_spt", (void **)&hip_real.hipMemset2D_spt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, pitch, value, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1462,8 +1464,8 @@ hipError_t hipMemset2D_spt(void *dst, size_t pitch, int value, size_t width, siz
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemset2D_spt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemset2D_spt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset2D_spt, tracer_record);
   else
@@ -1481,13 +1483,13 @@ hipError_t hipMemset3D_spt(hipPitchedPtr pitchedDevPtr, int value, hipExtent ext
         "libamdhip64.so.5", "hipMemset3D_spt", (void **)&hip_real.hipMemset3D_spt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1523,8 +1525,8 @@ hipError_t hipMemset3D_spt(hipPitchedPtr pitchedDevPtr, int value, hipExtent ext
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemset3D_spt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemset3D_spt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset3D_spt, tracer_record);
   else
@@ -1543,13 +1545,13 @@ hipError_t hipMemcpyAsync_spt(void *dst, const void *src, size_t sizeBytes, hipM
         "libamdhip64.so.5", "hipMemcpyAsync_spt", (void **)&hip_real.hipMemcpyAsync_spt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1591,8 +1593,8 @@ hipError_t hipMemcpyAsync_spt(void *dst, const void *src, size_t sizeBytes, hipM
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAsync_spt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAsync_spt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAsync_spt, tracer_record);
   else
@@ -1610,13 +1612,13 @@ hipError_t hipStreamQuery_spt(hipStream_t stream) {
         "libamdhip64.so.5", "hipStreamQuery_spt", (void **)&hip_real.hipStreamQuery_spt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1649,8 +1651,8 @@ hipError_t hipStreamQuery_spt(hipStream_t stream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamQuery_spt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamQuery_spt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamQuery_spt, tracer_record);
   else
@@ -1668,13 +1670,13 @@ hipError_t hipStreamSynchronize_spt(hipStream_t stream) {
         "libamdhip64.so.5", "hipStreamSynchronize_spt", (void **)&hip_real.hipStreamSynchronize_spt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1707,8 +1709,8 @@ hipError_t hipStreamSynchronize_spt(hipStream_t stream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamSynchronize_spt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamSynchronize_spt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamSynchronize_spt, tracer_record);
   else
@@ -1726,13 +1728,13 @@ hipError_t hipStreamGetPriority_spt(hipStream_t stream, int *priority) {
         "libamdhip64.so.5", "hipStreamGetPriority_spt", (void **)&hip_real.hipStreamGetPriority_spt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1768,8 +1770,8 @@ hipError_t hipStreamGetPriority_spt(hipStream_t stream, int *priority) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.priority ? (uint64_t)(int64_t)(*tracer_args.priority) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetPriority_spt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetPriority_spt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetPriority_spt, tracer_record);
   else
@@ -1787,13 +1789,13 @@ hipError_t hipStreamWaitEvent_spt(hipStream_t stream, hipEvent_t event, unsigned
         "libamdhip64.so.5", "hipStreamWaitEvent_spt", (void **)&hip_real.hipStreamWaitEvent_spt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1830,8 +1832,8 @@ hipError_t hipStreamWaitEvent_spt(hipStream_t stream, hipEvent_t event, unsigned
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitEvent_spt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitEvent_spt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitEvent_spt, tracer_record);
   else
@@ -1849,13 +1851,13 @@ hipError_t hipStreamGetFlags_spt(hipStream_t stream, unsigned int *flags) {
         "libamdhip64.so.5", "hipStreamGetFlags_spt", (void **)&hip_real.hipStreamGetFlags_spt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1891,8 +1893,8 @@ hipError_t hipStreamGetFlags_spt(hipStream_t stream, unsigned int *flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetFlags_spt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetFlags_spt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetFlags_spt, tracer_record);
   else
@@ -1912,13 +1914,13 @@ hipError_t hipLaunchCooperativeKernel_spt(const void *f, dim3 gridDim, dim3 bloc
         "libamdhip64.so.5", "hipLaunchCooperativeKernel_spt", (void **)&hip_real.hipLaunchCooperativeKernel_spt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f, gridDim, blockDim, kernelParams, sharedMemBytes, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1962,8 +1964,8 @@ hipError_t hipLaunchCooperativeKernel_spt(const void *f, dim3 gridDim, dim3 bloc
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.kernelParams ? (uint64_t)(uintptr_t)(*tracer_args.kernelParams) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipLaunchCooperativeKernel_spt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchCooperativeKernel_spt, tracer_record);
   else
@@ -1982,13 +1984,13 @@ hipError_t hipLaunchKernel_spt(const void *function_address, dim3 numBlocks, dim
         "libamdhip64.so.5", "hipLaunchKernel_spt", (void **)&hip_real.hipLaunchKernel_spt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2033,8 +2035,8 @@ hipError_t hipLaunchKernel_spt(const void *function_address, dim3 numBlocks, dim
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.args ? (uint64_t)(uintptr_t)(*tracer_args.args) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipLaunchKernel_spt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipLaunchKernel_spt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchKernel_spt, tracer_record);
   else
@@ -2052,13 +2054,13 @@ hipError_t hipInit(unsigned int flags) {
         "libamdhip64.so.5", "hipInit", (void **)&hip_real.hipInit);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2091,8 +2093,8 @@ hipError_t hipInit(unsigned int flags) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipInit_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipInit__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit))
     lttng_ust_tracepoint(lttng_ust_hip, hipInit, tracer_record);
   else
@@ -2110,13 +2112,13 @@ hipError_t hipDriverGetVersion(int *driverVersion) {
         "libamdhip64.so.5", "hipDriverGetVersion", (void **)&hip_real.hipDriverGetVersion);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(driverVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2150,8 +2152,8 @@ hipError_t hipDriverGetVersion(int *driverVersion) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.driverVersion ? (uint64_t)(int64_t)(*tracer_args.driverVersion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDriverGetVersion_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDriverGetVersion__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion))
     lttng_ust_tracepoint(lttng_ust_hip, hipDriverGetVersion, tracer_record);
   else
@@ -2169,13 +2171,13 @@ hipError_t hipRuntimeGetVersion(int *runtimeVersion) {
         "libamdhip64.so.5", "hipRuntimeGetVersion", (void **)&hip_real.hipRuntimeGetVersion);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(runtimeVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2209,8 +2211,8 @@ hipError_t hipRuntimeGetVersion(int *runtimeVersion) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.runtimeVersion ? (uint64_t)(int64_t)(*tracer_args.runtimeVersion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipRuntimeGetVersion_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipRuntimeGetVersion__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion))
     lttng_ust_tracepoint(lttng_ust_hip, hipRuntimeGetVersion, tracer_record);
   else
@@ -2228,13 +2230,13 @@ hipError_t hipDeviceGet(hipDevice_t *device, int ordinal) {
         "libamdhip64.so.5", "hipDeviceGet", (void **)&hip_real.hipDeviceGet);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, ordinal);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2270,8 +2272,8 @@ hipError_t hipDeviceGet(hipDevice_t *device, int ordinal) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGet_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGet__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGet, tracer_record);
   else
@@ -2289,13 +2291,13 @@ hipError_t hipDeviceComputeCapability(int *major, int *minor, hipDevice_t device
         "libamdhip64.so.5", "hipDeviceComputeCapability", (void **)&hip_real.hipDeviceComputeCapability);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(major, minor, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2334,8 +2336,8 @@ hipError_t hipDeviceComputeCapability(int *major, int *minor, hipDevice_t device
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.major ? (uint64_t)(int64_t)(*tracer_args.major) : 0;
   tracer_record[8] = tracer_args.minor ? (uint64_t)(int64_t)(*tracer_args.minor) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceComputeCapability_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceComputeCapability__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceComputeCapability, tracer_record);
   else
@@ -2353,13 +2355,13 @@ hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device) {
         "libamdhip64.so.5", "hipDeviceGetName", (void **)&hip_real.hipDeviceGetName);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, len, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2397,8 +2399,8 @@ hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetName_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetName__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetName, tracer_record);
   else
@@ -2416,13 +2418,13 @@ hipError_t hipDeviceGetUuid(hipUUID *uuid, hipDevice_t device) {
         "libamdhip64.so.5", "hipDeviceGetUuid", (void **)&hip_real.hipDeviceGetUuid);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(uuid, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2457,8 +2459,8 @@ hipError_t hipDeviceGetUuid(hipUUID *uuid, hipDevice_t device) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetUuid_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetUuid__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetUuid, tracer_record);
   else
@@ -2476,13 +2478,13 @@ hipError_t hipDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDe
         "libamdhip64.so.5", "hipDeviceGetP2PAttribute", (void **)&hip_real.hipDeviceGetP2PAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(value, attr, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2523,8 +2525,8 @@ hipError_t hipDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDe
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetP2PAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetP2PAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetP2PAttribute, tracer_record);
   else
@@ -2542,13 +2544,13 @@ hipError_t hipDeviceGetPCIBusId(char *pciBusId, int len, int device) {
         "libamdhip64.so.5", "hipDeviceGetPCIBusId", (void **)&hip_real.hipDeviceGetPCIBusId);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pciBusId, len, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2586,8 +2588,8 @@ hipError_t hipDeviceGetPCIBusId(char *pciBusId, int len, int device) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pciBusId ? (uint64_t)(int64_t)(*tracer_args.pciBusId) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetPCIBusId_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetPCIBusId__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetPCIBusId, tracer_record);
   else
@@ -2605,13 +2607,13 @@ hipError_t hipDeviceGetByPCIBusId(int *device, const char *pciBusId) {
         "libamdhip64.so.5", "hipDeviceGetByPCIBusId", (void **)&hip_real.hipDeviceGetByPCIBusId);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, pciBusId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2647,8 +2649,8 @@ hipError_t hipDeviceGetByPCIBusId(int *device, const char *pciBusId) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetByPCIBusId_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetByPCIBusId__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetByPCIBusId, tracer_record);
   else
@@ -2666,13 +2668,13 @@ hipError_t hipDeviceTotalMem(size_t *bytes, hipDevice_t device) {
         "libamdhip64.so.5", "hipDeviceTotalMem", (void **)&hip_real.hipDeviceTotalMem);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(bytes, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2708,8 +2710,8 @@ hipError_t hipDeviceTotalMem(size_t *bytes, hipDevice_t device) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceTotalMem_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceTotalMem__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceTotalMem, tracer_record);
   else
@@ -2727,13 +2729,13 @@ hipError_t hipDeviceSynchronize(void) {
         "libamdhip64.so.5", "hipDeviceSynchronize", (void **)&hip_real.hipDeviceSynchronize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2764,8 +2766,8 @@ hipError_t hipDeviceSynchronize(void) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(30, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSynchronize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSynchronize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSynchronize, tracer_record);
   else
@@ -2783,13 +2785,13 @@ hipError_t hipDeviceReset(void) {
         "libamdhip64.so.5", "hipDeviceReset", (void **)&hip_real.hipDeviceReset);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2820,8 +2822,8 @@ hipError_t hipDeviceReset(void) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(31, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceReset_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceReset__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceReset, tracer_record);
   else
@@ -2839,13 +2841,13 @@ hipError_t hipSetDevice(int deviceId) {
         "libamdhip64.so.5", "hipSetDevice", (void **)&hip_real.hipSetDevice);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2878,8 +2880,8 @@ hipError_t hipSetDevice(int deviceId) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipSetDevice_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipSetDevice__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice))
     lttng_ust_tracepoint(lttng_ust_hip, hipSetDevice, tracer_record);
   else
@@ -2897,13 +2899,13 @@ hipError_t hipGetDevice(int *deviceId) {
         "libamdhip64.so.5", "hipGetDevice", (void **)&hip_real.hipGetDevice);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2937,8 +2939,8 @@ hipError_t hipGetDevice(int *deviceId) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.deviceId ? (uint64_t)(int64_t)(*tracer_args.deviceId) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGetDevice_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGetDevice__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDevice, tracer_record);
   else
@@ -2956,13 +2958,13 @@ hipError_t hipGetDeviceCount(int *count) {
         "libamdhip64.so.5", "hipGetDeviceCount", (void **)&hip_real.hipGetDeviceCount);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2996,8 +2998,8 @@ hipError_t hipGetDeviceCount(int *count) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceCount_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceCount__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceCount, tracer_record);
   else
@@ -3015,13 +3017,13 @@ hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int deviceI
         "libamdhip64.so.5", "hipDeviceGetAttribute", (void **)&hip_real.hipDeviceGetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pi, attr, deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3059,8 +3061,8 @@ hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int deviceI
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pi ? (uint64_t)(int64_t)(*tracer_args.pi) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetAttribute, tracer_record);
   else
@@ -3078,13 +3080,13 @@ hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device) {
         "libamdhip64.so.5", "hipDeviceGetDefaultMemPool", (void **)&hip_real.hipDeviceGetDefaultMemPool);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3120,8 +3122,8 @@ hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.mem_pool ? (uint64_t)(uintptr_t)(*tracer_args.mem_pool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetDefaultMemPool_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetDefaultMemPool__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetDefaultMemPool, tracer_record);
   else
@@ -3139,13 +3141,13 @@ hipError_t hipDeviceSetMemPool(int device, hipMemPool_t mem_pool) {
         "libamdhip64.so.5", "hipDeviceSetMemPool", (void **)&hip_real.hipDeviceSetMemPool);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, mem_pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3180,8 +3182,8 @@ hipError_t hipDeviceSetMemPool(int device, hipMemPool_t mem_pool) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSetMemPool_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSetMemPool__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSetMemPool, tracer_record);
   else
@@ -3199,13 +3201,13 @@ hipError_t hipDeviceGetMemPool(hipMemPool_t *mem_pool, int device) {
         "libamdhip64.so.5", "hipDeviceGetMemPool", (void **)&hip_real.hipDeviceGetMemPool);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3241,8 +3243,8 @@ hipError_t hipDeviceGetMemPool(hipMemPool_t *mem_pool, int device) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.mem_pool ? (uint64_t)(uintptr_t)(*tracer_args.mem_pool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetMemPool_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetMemPool__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetMemPool, tracer_record);
   else
@@ -3260,13 +3262,13 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId) {
         "libamdhip64.so.5", "hipGetDeviceProperties", (void **)&hip_real.hipGetDeviceProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(prop, deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3301,8 +3303,8 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(39, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceProperties, tracer_record);
   else
@@ -3320,13 +3322,13 @@ hipError_t hipDeviceSetCacheConfig(hipFuncCache_t cacheConfig) {
         "libamdhip64.so.5", "hipDeviceSetCacheConfig", (void **)&hip_real.hipDeviceSetCacheConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3359,8 +3361,8 @@ hipError_t hipDeviceSetCacheConfig(hipFuncCache_t cacheConfig) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(40, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSetCacheConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSetCacheConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSetCacheConfig, tracer_record);
   else
@@ -3378,13 +3380,13 @@ hipError_t hipDeviceGetCacheConfig(hipFuncCache_t *cacheConfig) {
         "libamdhip64.so.5", "hipDeviceGetCacheConfig", (void **)&hip_real.hipDeviceGetCacheConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3417,8 +3419,8 @@ hipError_t hipDeviceGetCacheConfig(hipFuncCache_t *cacheConfig) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetCacheConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetCacheConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetCacheConfig, tracer_record);
   else
@@ -3436,13 +3438,13 @@ hipError_t hipDeviceGetLimit(size_t *pValue, enum hipLimit_t limit) {
         "libamdhip64.so.5", "hipDeviceGetLimit", (void **)&hip_real.hipDeviceGetLimit);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pValue, limit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3478,8 +3480,8 @@ hipError_t hipDeviceGetLimit(size_t *pValue, enum hipLimit_t limit) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(42, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pValue ? (uint64_t)(*tracer_args.pValue) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetLimit_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetLimit__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetLimit, tracer_record);
   else
@@ -3497,13 +3499,13 @@ hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *pConfig) {
         "libamdhip64.so.5", "hipDeviceGetSharedMemConfig", (void **)&hip_real.hipDeviceGetSharedMemConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3537,8 +3539,8 @@ hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *pConfig) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.pConfig ? (uint64_t)(*tracer_args.pConfig) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetSharedMemConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetSharedMemConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetSharedMemConfig, tracer_record);
   else
@@ -3556,13 +3558,13 @@ hipError_t hipGetDeviceFlags(unsigned int *flags) {
         "libamdhip64.so.5", "hipGetDeviceFlags", (void **)&hip_real.hipGetDeviceFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3596,8 +3598,8 @@ hipError_t hipGetDeviceFlags(unsigned int *flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceFlags, tracer_record);
   else
@@ -3615,13 +3617,13 @@ hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config) {
         "libamdhip64.so.5", "hipDeviceSetSharedMemConfig", (void **)&hip_real.hipDeviceSetSharedMemConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3654,8 +3656,8 @@ hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSetSharedMemConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSetSharedMemConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSetSharedMemConfig, tracer_record);
   else
@@ -3673,13 +3675,13 @@ hipError_t hipSetDeviceFlags(unsigned int flags) {
         "libamdhip64.so.5", "hipSetDeviceFlags", (void **)&hip_real.hipSetDeviceFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3712,8 +3714,8 @@ hipError_t hipSetDeviceFlags(unsigned int flags) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipSetDeviceFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipSetDeviceFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipSetDeviceFlags, tracer_record);
   else
@@ -3731,13 +3733,13 @@ hipError_t hipChooseDevice(int *device, const hipDeviceProp_t *prop) {
         "libamdhip64.so.5", "hipChooseDevice", (void **)&hip_real.hipChooseDevice);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, prop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3772,8 +3774,8 @@ hipError_t hipChooseDevice(int *device, const hipDeviceProp_t *prop) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipChooseDevice_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipChooseDevice__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice))
     lttng_ust_tracepoint(lttng_ust_hip, hipChooseDevice, tracer_record);
   else
@@ -3792,13 +3794,13 @@ hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *link
         "libamdhip64.so.5", "hipExtGetLinkTypeAndHopCount", (void **)&hip_real.hipExtGetLinkTypeAndHopCount);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device1, device2, linktype, hopcount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3840,8 +3842,8 @@ hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *link
   tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.linktype ? (uint64_t)(*tracer_args.linktype) : 0;
   tracer_record[9] = tracer_args.hopcount ? (uint64_t)(*tracer_args.hopcount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipExtGetLinkTypeAndHopCount_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtGetLinkTypeAndHopCount, tracer_record);
   else
@@ -3859,13 +3861,13 @@ hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr) {
         "libamdhip64.so.5", "hipIpcGetMemHandle", (void **)&hip_real.hipIpcGetMemHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3900,8 +3902,8 @@ hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipIpcGetMemHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipIpcGetMemHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcGetMemHandle, tracer_record);
   else
@@ -3919,13 +3921,13 @@ hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned
         "libamdhip64.so.5", "hipIpcOpenMemHandle", (void **)&hip_real.hipIpcOpenMemHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3962,8 +3964,8 @@ hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipIpcOpenMemHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipIpcOpenMemHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcOpenMemHandle, tracer_record);
   else
@@ -3981,13 +3983,13 @@ hipError_t hipIpcCloseMemHandle(void *devPtr) {
         "libamdhip64.so.5", "hipIpcCloseMemHandle", (void **)&hip_real.hipIpcCloseMemHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4020,8 +4022,8 @@ hipError_t hipIpcCloseMemHandle(void *devPtr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipIpcCloseMemHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipIpcCloseMemHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcCloseMemHandle, tracer_record);
   else
@@ -4039,13 +4041,13 @@ hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event) {
         "libamdhip64.so.5", "hipIpcGetEventHandle", (void **)&hip_real.hipIpcGetEventHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4080,8 +4082,8 @@ hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipIpcGetEventHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipIpcGetEventHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcGetEventHandle, tracer_record);
   else
@@ -4099,13 +4101,13 @@ hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle) 
         "libamdhip64.so.5", "hipIpcOpenEventHandle", (void **)&hip_real.hipIpcOpenEventHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4140,8 +4142,8 @@ hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle) 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipIpcOpenEventHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipIpcOpenEventHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcOpenEventHandle, tracer_record);
   else
@@ -4159,13 +4161,13 @@ hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int valu
         "libamdhip64.so.5", "hipFuncSetAttribute", (void **)&hip_real.hipFuncSetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4202,8 +4204,8 @@ hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int valu
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetAttribute, tracer_record);
   else
@@ -4221,13 +4223,13 @@ hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config) {
         "libamdhip64.so.5", "hipFuncSetCacheConfig", (void **)&hip_real.hipFuncSetCacheConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4262,8 +4264,8 @@ hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(55, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetCacheConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetCacheConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetCacheConfig, tracer_record);
   else
@@ -4281,13 +4283,13 @@ hipError_t hipFuncSetSharedMemConfig(const void *func, hipSharedMemConfig config
         "libamdhip64.so.5", "hipFuncSetSharedMemConfig", (void **)&hip_real.hipFuncSetSharedMemConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4322,8 +4324,8 @@ hipError_t hipFuncSetSharedMemConfig(const void *func, hipSharedMemConfig config
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetSharedMemConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetSharedMemConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetSharedMemConfig, tracer_record);
   else
@@ -4341,13 +4343,13 @@ hipError_t hipGetLastError(void) {
         "libamdhip64.so.5", "hipGetLastError", (void **)&hip_real.hipGetLastError);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4378,8 +4380,8 @@ hipError_t hipGetLastError(void) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGetLastError_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGetLastError__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetLastError, tracer_record);
   else
@@ -4397,13 +4399,13 @@ hipError_t hipPeekAtLastError(void) {
         "libamdhip64.so.5", "hipPeekAtLastError", (void **)&hip_real.hipPeekAtLastError);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4434,8 +4436,8 @@ hipError_t hipPeekAtLastError(void) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipPeekAtLastError_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipPeekAtLastError__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError))
     lttng_ust_tracepoint(lttng_ust_hip, hipPeekAtLastError, tracer_record);
   else
@@ -4453,13 +4455,13 @@ const char *hipGetErrorName(hipError_t hip_error) {
         "libamdhip64.so.5", "hipGetErrorName", (void **)&hip_real.hipGetErrorName);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hip_error);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4493,8 +4495,8 @@ const char *hipGetErrorName(hipError_t hip_error) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGetErrorName_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGetErrorName__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetErrorName, tracer_record);
   else
@@ -4512,13 +4514,13 @@ const char *hipGetErrorString(hipError_t hipError) {
         "libamdhip64.so.5", "hipGetErrorString", (void **)&hip_real.hipGetErrorString);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hipError);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4552,8 +4554,8 @@ const char *hipGetErrorString(hipError_t hipError) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(60, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGetErrorString_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGetErrorString__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetErrorString, tracer_record);
   else
@@ -4571,13 +4573,13 @@ hipError_t hipStreamCreate(hipStream_t *stream) {
         "libamdhip64.so.5", "hipStreamCreate", (void **)&hip_real.hipStreamCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4611,8 +4613,8 @@ hipError_t hipStreamCreate(hipStream_t *stream) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.stream ? (uint64_t)(uintptr_t)(*tracer_args.stream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamCreate, tracer_record);
   else
@@ -4630,13 +4632,13 @@ hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags) {
         "libamdhip64.so.5", "hipStreamCreateWithFlags", (void **)&hip_real.hipStreamCreateWithFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4672,8 +4674,8 @@ hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.stream ? (uint64_t)(uintptr_t)(*tracer_args.stream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamCreateWithFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamCreateWithFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamCreateWithFlags, tracer_record);
   else
@@ -4691,13 +4693,13 @@ hipError_t hipStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, 
         "libamdhip64.so.5", "hipStreamCreateWithPriority", (void **)&hip_real.hipStreamCreateWithPriority);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, flags, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4736,8 +4738,8 @@ hipError_t hipStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(63, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.stream ? (uint64_t)(uintptr_t)(*tracer_args.stream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamCreateWithPriority_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamCreateWithPriority__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamCreateWithPriority, tracer_record);
   else
@@ -4755,13 +4757,13 @@ hipError_t hipDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPrio
         "libamdhip64.so.5", "hipDeviceGetStreamPriorityRange", (void **)&hip_real.hipDeviceGetStreamPriorityRange);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(leastPriority, greatestPriority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4798,8 +4800,8 @@ hipError_t hipDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPrio
   tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.leastPriority ? (uint64_t)(int64_t)(*tracer_args.leastPriority) : 0;
   tracer_record[7] = tracer_args.greatestPriority ? (uint64_t)(int64_t)(*tracer_args.greatestPriority) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetStreamPriorityRange_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetStreamPriorityRange, tracer_record);
   else
@@ -4817,13 +4819,13 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
         "libamdhip64.so.5", "hipStreamDestroy", (void **)&hip_real.hipStreamDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4856,8 +4858,8 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamDestroy, tracer_record);
   else
@@ -4875,13 +4877,13 @@ hipError_t hipStreamQuery(hipStream_t stream) {
         "libamdhip64.so.5", "hipStreamQuery", (void **)&hip_real.hipStreamQuery);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4914,8 +4916,8 @@ hipError_t hipStreamQuery(hipStream_t stream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamQuery_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamQuery__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamQuery, tracer_record);
   else
@@ -4933,13 +4935,13 @@ hipError_t hipStreamSynchronize(hipStream_t stream) {
         "libamdhip64.so.5", "hipStreamSynchronize", (void **)&hip_real.hipStreamSynchronize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4972,8 +4974,8 @@ hipError_t hipStreamSynchronize(hipStream_t stream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamSynchronize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamSynchronize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamSynchronize, tracer_record);
   else
@@ -4991,13 +4993,13 @@ hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int
         "libamdhip64.so.5", "hipStreamWaitEvent", (void **)&hip_real.hipStreamWaitEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5034,8 +5036,8 @@ hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitEvent, tracer_record);
   else
@@ -5053,13 +5055,13 @@ hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags) {
         "libamdhip64.so.5", "hipStreamGetFlags", (void **)&hip_real.hipStreamGetFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5095,8 +5097,8 @@ hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetFlags, tracer_record);
   else
@@ -5114,13 +5116,13 @@ hipError_t hipStreamGetPriority(hipStream_t stream, int *priority) {
         "libamdhip64.so.5", "hipStreamGetPriority", (void **)&hip_real.hipStreamGetPriority);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5156,8 +5158,8 @@ hipError_t hipStreamGetPriority(hipStream_t stream, int *priority) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.priority ? (uint64_t)(int64_t)(*tracer_args.priority) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetPriority_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetPriority__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetPriority, tracer_record);
   else
@@ -5176,13 +5178,13 @@ hipError_t hipExtStreamCreateWithCUMask(hipStream_t *stream, uint32_t cuMaskSize
         "libamdhip64.so.5", "hipExtStreamCreateWithCUMask", (void **)&hip_real.hipExtStreamCreateWithCUMask);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, cuMaskSize, cuMask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5221,8 +5223,8 @@ hipError_t hipExtStreamCreateWithCUMask(hipStream_t *stream, uint32_t cuMaskSize
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.stream ? (uint64_t)(uintptr_t)(*tracer_args.stream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipExtStreamCreateWithCUMask_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipExtStreamCreateWithCUMask__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtStreamCreateWithCUMask, tracer_record);
   else
@@ -5240,13 +5242,13 @@ hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSize, uint32
         "libamdhip64.so.5", "hipExtStreamGetCUMask", (void **)&hip_real.hipExtStreamGetCUMask);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, cuMaskSize, cuMask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5285,8 +5287,8 @@ hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSize, uint32
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.cuMask ? (uint64_t)(*tracer_args.cuMask) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipExtStreamGetCUMask_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipExtStreamGetCUMask__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtStreamGetCUMask, tracer_record);
   else
@@ -5305,13 +5307,13 @@ hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback
         "libamdhip64.so.5", "hipStreamAddCallback", (void **)&hip_real.hipStreamAddCallback);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, callback, userData, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5351,8 +5353,8 @@ hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(73, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamAddCallback_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamAddCallback__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamAddCallback, tracer_record);
   else
@@ -5371,13 +5373,13 @@ hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, u
         "libamdhip64.so.5", "hipStreamWaitValue32", (void **)&hip_real.hipStreamWaitValue32);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags, mask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5419,8 +5421,8 @@ hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, u
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(74, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitValue32_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitValue32__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitValue32, tracer_record);
   else
@@ -5439,13 +5441,13 @@ hipError_t hipStreamWaitValue64(hipStream_t stream, void *ptr, uint64_t value, u
         "libamdhip64.so.5", "hipStreamWaitValue64", (void **)&hip_real.hipStreamWaitValue64);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags, mask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5487,8 +5489,8 @@ hipError_t hipStreamWaitValue64(hipStream_t stream, void *ptr, uint64_t value, u
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(75, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitValue64_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitValue64__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitValue64, tracer_record);
   else
@@ -5506,13 +5508,13 @@ hipError_t hipStreamWriteValue32(hipStream_t stream, void *ptr, uint32_t value, 
         "libamdhip64.so.5", "hipStreamWriteValue32", (void **)&hip_real.hipStreamWriteValue32);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5552,8 +5554,8 @@ hipError_t hipStreamWriteValue32(hipStream_t stream, void *ptr, uint32_t value, 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(76, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamWriteValue32_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamWriteValue32__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWriteValue32, tracer_record);
   else
@@ -5571,13 +5573,13 @@ hipError_t hipStreamWriteValue64(hipStream_t stream, void *ptr, uint64_t value, 
         "libamdhip64.so.5", "hipStreamWriteValue64", (void **)&hip_real.hipStreamWriteValue64);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5617,8 +5619,8 @@ hipError_t hipStreamWriteValue64(hipStream_t stream, void *ptr, uint64_t value, 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(77, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamWriteValue64_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamWriteValue64__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWriteValue64, tracer_record);
   else
@@ -5636,13 +5638,13 @@ hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned int flags) {
         "libamdhip64.so.5", "hipEventCreateWithFlags", (void **)&hip_real.hipEventCreateWithFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5678,8 +5680,8 @@ hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned int flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(78, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipEventCreateWithFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipEventCreateWithFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventCreateWithFlags, tracer_record);
   else
@@ -5697,13 +5699,13 @@ hipError_t hipEventCreate(hipEvent_t *event) {
         "libamdhip64.so.5", "hipEventCreate", (void **)&hip_real.hipEventCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5737,8 +5739,8 @@ hipError_t hipEventCreate(hipEvent_t *event) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(79, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipEventCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipEventCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventCreate, tracer_record);
   else
@@ -5756,13 +5758,13 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
         "libamdhip64.so.5", "hipEventRecord", (void **)&hip_real.hipEventRecord);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5797,8 +5799,8 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(80, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipEventRecord_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipEventRecord__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventRecord, tracer_record);
   else
@@ -5816,13 +5818,13 @@ hipError_t hipEventDestroy(hipEvent_t event) {
         "libamdhip64.so.5", "hipEventDestroy", (void **)&hip_real.hipEventDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5855,8 +5857,8 @@ hipError_t hipEventDestroy(hipEvent_t event) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipEventDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipEventDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventDestroy, tracer_record);
   else
@@ -5874,13 +5876,13 @@ hipError_t hipEventSynchronize(hipEvent_t event) {
         "libamdhip64.so.5", "hipEventSynchronize", (void **)&hip_real.hipEventSynchronize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5913,8 +5915,8 @@ hipError_t hipEventSynchronize(hipEvent_t event) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipEventSynchronize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipEventSynchronize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventSynchronize, tracer_record);
   else
@@ -5932,13 +5934,13 @@ hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
         "libamdhip64.so.5", "hipEventElapsedTime", (void **)&hip_real.hipEventElapsedTime);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ms, start, stop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5976,8 +5978,8 @@ hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(83, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.ms ? tracer_slot_float(*tracer_args.ms) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipEventElapsedTime_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipEventElapsedTime__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventElapsedTime, tracer_record);
   else
@@ -5995,13 +5997,13 @@ hipError_t hipEventQuery(hipEvent_t event) {
         "libamdhip64.so.5", "hipEventQuery", (void **)&hip_real.hipEventQuery);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6034,8 +6036,8 @@ hipError_t hipEventQuery(hipEvent_t event) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipEventQuery_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipEventQuery__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventQuery, tracer_record);
   else
@@ -6053,13 +6055,13 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void
         "libamdhip64.so.5", "hipPointerGetAttributes", (void **)&hip_real.hipPointerGetAttributes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(attributes, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6094,8 +6096,8 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(85, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipPointerGetAttributes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipPointerGetAttributes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes))
     lttng_ust_tracepoint(lttng_ust_hip, hipPointerGetAttributes, tracer_record);
   else
@@ -6113,13 +6115,13 @@ hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute, hi
         "libamdhip64.so.5", "hipPointerGetAttribute", (void **)&hip_real.hipPointerGetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(data, attribute, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6156,8 +6158,8 @@ hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute, hi
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipPointerGetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipPointerGetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipPointerGetAttribute, tracer_record);
   else
@@ -6176,13 +6178,13 @@ hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes, hipPointer_att
         "libamdhip64.so.5", "hipDrvPointerGetAttributes", (void **)&hip_real.hipDrvPointerGetAttributes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numAttributes, attributes, data, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6223,8 +6225,8 @@ hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes, hipPointer_att
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.data ? (uint64_t)(uintptr_t)(*tracer_args.data) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDrvPointerGetAttributes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDrvPointerGetAttributes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes))
     lttng_ust_tracepoint(lttng_ust_hip, hipDrvPointerGetAttributes, tracer_record);
   else
@@ -6243,13 +6245,13 @@ hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t *extSem_out,
         "libamdhip64.so.5", "hipImportExternalSemaphore", (void **)&hip_real.hipImportExternalSemaphore);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSem_out, semHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6285,8 +6287,8 @@ hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t *extSem_out,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(88, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.extSem_out ? (uint64_t)(uintptr_t)(*tracer_args.extSem_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipImportExternalSemaphore_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipImportExternalSemaphore__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore))
     lttng_ust_tracepoint(lttng_ust_hip, hipImportExternalSemaphore, tracer_record);
   else
@@ -6306,13 +6308,13 @@ hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *extSem
         "libamdhip64.so.5", "hipSignalExternalSemaphoresAsync", (void **)&hip_real.hipSignalExternalSemaphoresAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6352,8 +6354,8 @@ hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *extSem
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipSignalExternalSemaphoresAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipSignalExternalSemaphoresAsync, tracer_record);
   else
@@ -6373,13 +6375,13 @@ hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemAr
         "libamdhip64.so.5", "hipWaitExternalSemaphoresAsync", (void **)&hip_real.hipWaitExternalSemaphoresAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6419,8 +6421,8 @@ hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemAr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipWaitExternalSemaphoresAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipWaitExternalSemaphoresAsync, tracer_record);
   else
@@ -6438,13 +6440,13 @@ hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t extSem) {
         "libamdhip64.so.5", "hipDestroyExternalSemaphore", (void **)&hip_real.hipDestroyExternalSemaphore);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6477,8 +6479,8 @@ hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t extSem) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(91, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDestroyExternalSemaphore_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDestroyExternalSemaphore__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore))
     lttng_ust_tracepoint(lttng_ust_hip, hipDestroyExternalSemaphore, tracer_record);
   else
@@ -6497,13 +6499,13 @@ hipError_t hipImportExternalMemory(hipExternalMemory_t *extMem_out,
         "libamdhip64.so.5", "hipImportExternalMemory", (void **)&hip_real.hipImportExternalMemory);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extMem_out, memHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6539,8 +6541,8 @@ hipError_t hipImportExternalMemory(hipExternalMemory_t *extMem_out,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.extMem_out ? (uint64_t)(uintptr_t)(*tracer_args.extMem_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipImportExternalMemory_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipImportExternalMemory__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory))
     lttng_ust_tracepoint(lttng_ust_hip, hipImportExternalMemory, tracer_record);
   else
@@ -6559,13 +6561,13 @@ hipError_t hipExternalMemoryGetMappedBuffer(void **devPtr, hipExternalMemory_t e
         "libamdhip64.so.5", "hipExternalMemoryGetMappedBuffer", (void **)&hip_real.hipExternalMemoryGetMappedBuffer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, extMem, bufferDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6604,8 +6606,8 @@ hipError_t hipExternalMemoryGetMappedBuffer(void **devPtr, hipExternalMemory_t e
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipExternalMemoryGetMappedBuffer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer))
     lttng_ust_tracepoint(lttng_ust_hip, hipExternalMemoryGetMappedBuffer, tracer_record);
   else
@@ -6623,13 +6625,13 @@ hipError_t hipDestroyExternalMemory(hipExternalMemory_t extMem) {
         "libamdhip64.so.5", "hipDestroyExternalMemory", (void **)&hip_real.hipDestroyExternalMemory);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extMem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6662,8 +6664,8 @@ hipError_t hipDestroyExternalMemory(hipExternalMemory_t extMem) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDestroyExternalMemory_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDestroyExternalMemory__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory))
     lttng_ust_tracepoint(lttng_ust_hip, hipDestroyExternalMemory, tracer_record);
   else
@@ -6681,13 +6683,13 @@ hipError_t hipMalloc(void **ptr, size_t size) {
         "libamdhip64.so.5", "hipMalloc", (void **)&hip_real.hipMalloc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6723,8 +6725,8 @@ hipError_t hipMalloc(void **ptr, size_t size) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMalloc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMalloc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc))
     lttng_ust_tracepoint(lttng_ust_hip, hipMalloc, tracer_record);
   else
@@ -6742,13 +6744,13 @@ hipError_t hipExtMallocWithFlags(void **ptr, size_t sizeBytes, unsigned int flag
         "libamdhip64.so.5", "hipExtMallocWithFlags", (void **)&hip_real.hipExtMallocWithFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, sizeBytes, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6786,8 +6788,8 @@ hipError_t hipExtMallocWithFlags(void **ptr, size_t sizeBytes, unsigned int flag
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipExtMallocWithFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipExtMallocWithFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtMallocWithFlags, tracer_record);
   else
@@ -6805,13 +6807,13 @@ hipError_t hipMallocHost(void **ptr, size_t size) {
         "libamdhip64.so.5", "hipMallocHost", (void **)&hip_real.hipMallocHost);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6847,8 +6849,8 @@ hipError_t hipMallocHost(void **ptr, size_t size) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(97, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMallocHost_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMallocHost__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocHost, tracer_record);
   else
@@ -6866,13 +6868,13 @@ hipError_t hipMemAllocHost(void **ptr, size_t size) {
         "libamdhip64.so.5", "hipMemAllocHost", (void **)&hip_real.hipMemAllocHost);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6908,8 +6910,8 @@ hipError_t hipMemAllocHost(void **ptr, size_t size) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(98, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemAllocHost_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemAllocHost__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAllocHost, tracer_record);
   else
@@ -6927,13 +6929,13 @@ hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags) {
         "libamdhip64.so.5", "hipHostMalloc", (void **)&hip_real.hipHostMalloc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6971,8 +6973,8 @@ hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipHostMalloc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipHostMalloc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostMalloc, tracer_record);
   else
@@ -6990,13 +6992,13 @@ hipError_t hipMallocManaged(void **dev_ptr, size_t size, unsigned int flags) {
         "libamdhip64.so.5", "hipMallocManaged", (void **)&hip_real.hipMallocManaged);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7034,8 +7036,8 @@ hipError_t hipMallocManaged(void **dev_ptr, size_t size, unsigned int flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMallocManaged_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMallocManaged__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocManaged, tracer_record);
   else
@@ -7053,13 +7055,13 @@ hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hi
         "libamdhip64.so.5", "hipMemPrefetchAsync", (void **)&hip_real.hipMemPrefetchAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, count, device, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7099,8 +7101,8 @@ hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hi
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemPrefetchAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemPrefetchAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPrefetchAsync, tracer_record);
   else
@@ -7118,13 +7120,13 @@ hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advic
         "libamdhip64.so.5", "hipMemAdvise", (void **)&hip_real.hipMemAdvise);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, count, advice, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7164,8 +7166,8 @@ hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advic
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemAdvise_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemAdvise__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAdvise, tracer_record);
   else
@@ -7184,13 +7186,13 @@ hipError_t hipMemRangeGetAttribute(void *data, size_t data_size, hipMemRangeAttr
         "libamdhip64.so.5", "hipMemRangeGetAttribute", (void **)&hip_real.hipMemRangeGetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(data, data_size, attribute, dev_ptr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7233,8 +7235,8 @@ hipError_t hipMemRangeGetAttribute(void *data, size_t data_size, hipMemRangeAttr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemRangeGetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemRangeGetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemRangeGetAttribute, tracer_record);
   else
@@ -7254,13 +7256,13 @@ hipError_t hipMemRangeGetAttributes(void **data, size_t *data_sizes,
         "libamdhip64.so.5", "hipMemRangeGetAttributes", (void **)&hip_real.hipMemRangeGetAttributes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(data, data_sizes, attributes, num_attributes, dev_ptr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7306,8 +7308,8 @@ hipError_t hipMemRangeGetAttributes(void **data, size_t *data_sizes,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(104, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.data ? (uint64_t)(uintptr_t)(*tracer_args.data) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemRangeGetAttributes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemRangeGetAttributes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemRangeGetAttributes, tracer_record);
   else
@@ -7326,13 +7328,13 @@ hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t len
         "libamdhip64.so.5", "hipStreamAttachMemAsync", (void **)&hip_real.hipStreamAttachMemAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, dev_ptr, length, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7372,8 +7374,8 @@ hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t len
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(105, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamAttachMemAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamAttachMemAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamAttachMemAsync, tracer_record);
   else
@@ -7391,13 +7393,13 @@ hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream) {
         "libamdhip64.so.5", "hipMallocAsync", (void **)&hip_real.hipMallocAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, size, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7435,8 +7437,8 @@ hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(106, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMallocAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMallocAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocAsync, tracer_record);
   else
@@ -7454,13 +7456,13 @@ hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream) {
         "libamdhip64.so.5", "hipFreeAsync", (void **)&hip_real.hipFreeAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7495,8 +7497,8 @@ hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipFreeAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipFreeAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeAsync, tracer_record);
   else
@@ -7514,13 +7516,13 @@ hipError_t hipMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold) {
         "libamdhip64.so.5", "hipMemPoolTrimTo", (void **)&hip_real.hipMemPoolTrimTo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, min_bytes_to_hold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7555,8 +7557,8 @@ hipError_t hipMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolTrimTo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolTrimTo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolTrimTo, tracer_record);
   else
@@ -7574,13 +7576,13 @@ hipError_t hipMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, vo
         "libamdhip64.so.5", "hipMemPoolSetAttribute", (void **)&hip_real.hipMemPoolSetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7617,8 +7619,8 @@ hipError_t hipMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, vo
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolSetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolSetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolSetAttribute, tracer_record);
   else
@@ -7636,13 +7638,13 @@ hipError_t hipMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, vo
         "libamdhip64.so.5", "hipMemPoolGetAttribute", (void **)&hip_real.hipMemPoolGetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7679,8 +7681,8 @@ hipError_t hipMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, vo
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolGetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolGetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolGetAttribute, tracer_record);
   else
@@ -7699,13 +7701,13 @@ hipError_t hipMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAccessDesc *de
         "libamdhip64.so.5", "hipMemPoolSetAccess", (void **)&hip_real.hipMemPoolSetAccess);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, desc_list, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7743,8 +7745,8 @@ hipError_t hipMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAccessDesc *de
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolSetAccess_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolSetAccess__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolSetAccess, tracer_record);
   else
@@ -7763,13 +7765,13 @@ hipError_t hipMemPoolGetAccess(hipMemAccessFlags *flags, hipMemPool_t mem_pool,
         "libamdhip64.so.5", "hipMemPoolGetAccess", (void **)&hip_real.hipMemPoolGetAccess);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags, mem_pool, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7808,8 +7810,8 @@ hipError_t hipMemPoolGetAccess(hipMemAccessFlags *flags, hipMemPool_t mem_pool,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolGetAccess_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolGetAccess__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolGetAccess, tracer_record);
   else
@@ -7827,13 +7829,13 @@ hipError_t hipMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_
         "libamdhip64.so.5", "hipMemPoolCreate", (void **)&hip_real.hipMemPoolCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, pool_props);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7869,8 +7871,8 @@ hipError_t hipMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(113, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.mem_pool ? (uint64_t)(uintptr_t)(*tracer_args.mem_pool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolCreate, tracer_record);
   else
@@ -7888,13 +7890,13 @@ hipError_t hipMemPoolDestroy(hipMemPool_t mem_pool) {
         "libamdhip64.so.5", "hipMemPoolDestroy", (void **)&hip_real.hipMemPoolDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7927,8 +7929,8 @@ hipError_t hipMemPoolDestroy(hipMemPool_t mem_pool) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolDestroy, tracer_record);
   else
@@ -7947,13 +7949,13 @@ hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_
         "libamdhip64.so.5", "hipMallocFromPoolAsync", (void **)&hip_real.hipMallocFromPoolAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, size, mem_pool, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7994,8 +7996,8 @@ hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMallocFromPoolAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMallocFromPoolAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocFromPoolAsync, tracer_record);
   else
@@ -8015,13 +8017,13 @@ hipError_t hipMemPoolExportToShareableHandle(void *shared_handle, hipMemPool_t m
         "libamdhip64.so.5", "hipMemPoolExportToShareableHandle", (void **)&hip_real.hipMemPoolExportToShareableHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(shared_handle, mem_pool, handle_type, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8061,8 +8063,8 @@ hipError_t hipMemPoolExportToShareableHandle(void *shared_handle, hipMemPool_t m
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolExportToShareableHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolExportToShareableHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolExportToShareableHandle, tracer_record);
   else
@@ -8082,13 +8084,13 @@ hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t *mem_pool, void *sha
         "libamdhip64.so.5", "hipMemPoolImportFromShareableHandle", (void **)&hip_real.hipMemPoolImportFromShareableHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, shared_handle, handle_type, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8129,8 +8131,8 @@ hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t *mem_pool, void *sha
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.mem_pool ? (uint64_t)(uintptr_t)(*tracer_args.mem_pool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolImportFromShareableHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolImportFromShareableHandle, tracer_record);
   else
@@ -8148,13 +8150,13 @@ hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData *export_data, void *d
         "libamdhip64.so.5", "hipMemPoolExportPointer", (void **)&hip_real.hipMemPoolExportPointer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(export_data, dev_ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8189,8 +8191,8 @@ hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData *export_data, void *d
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolExportPointer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolExportPointer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolExportPointer, tracer_record);
   else
@@ -8209,13 +8211,13 @@ hipError_t hipMemPoolImportPointer(void **dev_ptr, hipMemPool_t mem_pool,
         "libamdhip64.so.5", "hipMemPoolImportPointer", (void **)&hip_real.hipMemPoolImportPointer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, mem_pool, export_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8254,8 +8256,8 @@ hipError_t hipMemPoolImportPointer(void **dev_ptr, hipMemPool_t mem_pool,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolImportPointer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolImportPointer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolImportPointer, tracer_record);
   else
@@ -8273,13 +8275,13 @@ hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags) {
         "libamdhip64.so.5", "hipHostAlloc", (void **)&hip_real.hipHostAlloc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8317,8 +8319,8 @@ hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipHostAlloc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipHostAlloc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostAlloc, tracer_record);
   else
@@ -8336,13 +8338,13 @@ hipError_t hipHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int fla
         "libamdhip64.so.5", "hipHostGetDevicePointer", (void **)&hip_real.hipHostGetDevicePointer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, hstPtr, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8380,8 +8382,8 @@ hipError_t hipHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int fla
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipHostGetDevicePointer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipHostGetDevicePointer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostGetDevicePointer, tracer_record);
   else
@@ -8399,13 +8401,13 @@ hipError_t hipHostGetFlags(unsigned int *flagsPtr, void *hostPtr) {
         "libamdhip64.so.5", "hipHostGetFlags", (void **)&hip_real.hipHostGetFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flagsPtr, hostPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8441,8 +8443,8 @@ hipError_t hipHostGetFlags(unsigned int *flagsPtr, void *hostPtr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(122, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.flagsPtr ? (uint64_t)(*tracer_args.flagsPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipHostGetFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipHostGetFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostGetFlags, tracer_record);
   else
@@ -8460,13 +8462,13 @@ hipError_t hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags) 
         "libamdhip64.so.5", "hipHostRegister", (void **)&hip_real.hipHostRegister);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hostPtr, sizeBytes, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8504,8 +8506,8 @@ hipError_t hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags) 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(123, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipHostRegister_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipHostRegister__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostRegister, tracer_record);
   else
@@ -8523,13 +8525,13 @@ hipError_t hipHostUnregister(void *hostPtr) {
         "libamdhip64.so.5", "hipHostUnregister", (void **)&hip_real.hipHostUnregister);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hostPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8562,8 +8564,8 @@ hipError_t hipHostUnregister(void *hostPtr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(124, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipHostUnregister_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipHostUnregister__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostUnregister, tracer_record);
   else
@@ -8581,13 +8583,13 @@ hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height
         "libamdhip64.so.5", "hipMallocPitch", (void **)&hip_real.hipMallocPitch);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, pitch, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8629,8 +8631,8 @@ hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height
   tracer_record[3] = tracer_record_call(125, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
   tracer_record[9] = tracer_args.pitch ? (uint64_t)(*tracer_args.pitch) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMallocPitch_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMallocPitch__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocPitch, tracer_record);
   else
@@ -8649,13 +8651,13 @@ hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInB
         "libamdhip64.so.5", "hipMemAllocPitch", (void **)&hip_real.hipMemAllocPitch);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, pitch, widthInBytes, height, elementSizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8700,8 +8702,8 @@ hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInB
   tracer_record[3] = tracer_record_call(126, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.dptr ? (uint64_t)(uintptr_t)(*tracer_args.dptr) : 0;
   tracer_record[10] = tracer_args.pitch ? (uint64_t)(*tracer_args.pitch) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemAllocPitch_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemAllocPitch__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAllocPitch, tracer_record);
   else
@@ -8719,13 +8721,13 @@ hipError_t hipFree(void *ptr) {
         "libamdhip64.so.5", "hipFree", (void **)&hip_real.hipFree);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8758,8 +8760,8 @@ hipError_t hipFree(void *ptr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(127, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipFree_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipFree__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree))
     lttng_ust_tracepoint(lttng_ust_hip, hipFree, tracer_record);
   else
@@ -8777,13 +8779,13 @@ hipError_t hipFreeHost(void *ptr) {
         "libamdhip64.so.5", "hipFreeHost", (void **)&hip_real.hipFreeHost);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8816,8 +8818,8 @@ hipError_t hipFreeHost(void *ptr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(128, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipFreeHost_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipFreeHost__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeHost, tracer_record);
   else
@@ -8835,13 +8837,13 @@ hipError_t hipHostFree(void *ptr) {
         "libamdhip64.so.5", "hipHostFree", (void **)&hip_real.hipHostFree);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8874,8 +8876,8 @@ hipError_t hipHostFree(void *ptr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(129, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipHostFree_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipHostFree__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostFree, tracer_record);
   else
@@ -8893,7 +8895,7 @@ hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind
         "libamdhip64.so.5", "hipMemcpy", (void **)&hip_real.hipMemcpy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind);
@@ -8933,8 +8935,8 @@ hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(130, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy, tracer_record);
   else
@@ -8953,7 +8955,7 @@ hipError_t hipMemcpyWithStream(void *dst, const void *src, size_t sizeBytes, hip
         "libamdhip64.so.5", "hipMemcpyWithStream", (void **)&hip_real.hipMemcpyWithStream);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
@@ -8995,8 +8997,8 @@ hipError_t hipMemcpyWithStream(void *dst, const void *src, size_t sizeBytes, hip
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(131, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyWithStream_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyWithStream__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyWithStream, tracer_record);
   else
@@ -9014,7 +9016,7 @@ hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBytes) {
         "libamdhip64.so.5", "hipMemcpyHtoD", (void **)&hip_real.hipMemcpyHtoD);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes);
@@ -9050,8 +9052,8 @@ hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBytes) {
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(132, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoD_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoD__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoD, tracer_record);
   else
@@ -9069,7 +9071,7 @@ hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes) {
         "libamdhip64.so.5", "hipMemcpyDtoH", (void **)&hip_real.hipMemcpyDtoH);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes);
@@ -9105,8 +9107,8 @@ hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes) {
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(133, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoH_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoH__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoH, tracer_record);
   else
@@ -9124,7 +9126,7 @@ hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeByte
         "libamdhip64.so.5", "hipMemcpyDtoD", (void **)&hip_real.hipMemcpyDtoD);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes);
@@ -9160,8 +9162,8 @@ hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeByte
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(134, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoD_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoD__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoD, tracer_record);
   else
@@ -9179,7 +9181,7 @@ hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void *src, size_t sizeBytes, h
         "libamdhip64.so.5", "hipMemcpyHtoDAsync", (void **)&hip_real.hipMemcpyHtoDAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, stream);
@@ -9218,8 +9220,8 @@ hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void *src, size_t sizeBytes, h
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(135, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoDAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoDAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoDAsync, tracer_record);
   else
@@ -9237,7 +9239,7 @@ hipError_t hipMemcpyDtoHAsync(void *dst, hipDeviceptr_t src, size_t sizeBytes, h
         "libamdhip64.so.5", "hipMemcpyDtoHAsync", (void **)&hip_real.hipMemcpyDtoHAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, stream);
@@ -9276,8 +9278,8 @@ hipError_t hipMemcpyDtoHAsync(void *dst, hipDeviceptr_t src, size_t sizeBytes, h
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(136, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoHAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoHAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoHAsync, tracer_record);
   else
@@ -9296,7 +9298,7 @@ hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t siz
         "libamdhip64.so.5", "hipMemcpyDtoDAsync", (void **)&hip_real.hipMemcpyDtoDAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, stream);
@@ -9335,8 +9337,8 @@ hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t siz
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(137, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoDAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoDAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoDAsync, tracer_record);
   else
@@ -9355,13 +9357,13 @@ hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t h
         "libamdhip64.so.5", "hipModuleGetGlobal", (void **)&hip_real.hipModuleGetGlobal);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9403,8 +9405,8 @@ hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t h
   tracer_record[3] = tracer_record_call(138, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.dptr ? (uint64_t)(uintptr_t)(*tracer_args.dptr) : 0;
   tracer_record[9] = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetGlobal_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetGlobal__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetGlobal, tracer_record);
   else
@@ -9422,13 +9424,13 @@ hipError_t hipGetSymbolAddress(void **devPtr, const void *symbol) {
         "libamdhip64.so.5", "hipGetSymbolAddress", (void **)&hip_real.hipGetSymbolAddress);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9464,8 +9466,8 @@ hipError_t hipGetSymbolAddress(void **devPtr, const void *symbol) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(139, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGetSymbolAddress_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGetSymbolAddress__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetSymbolAddress, tracer_record);
   else
@@ -9483,13 +9485,13 @@ hipError_t hipGetSymbolSize(size_t *size, const void *symbol) {
         "libamdhip64.so.5", "hipGetSymbolSize", (void **)&hip_real.hipGetSymbolSize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(size, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9525,8 +9527,8 @@ hipError_t hipGetSymbolSize(size_t *size, const void *symbol) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(140, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGetSymbolSize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGetSymbolSize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetSymbolSize, tracer_record);
   else
@@ -9545,13 +9547,13 @@ hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t sizeByt
         "libamdhip64.so.5", "hipMemcpyToSymbol", (void **)&hip_real.hipMemcpyToSymbol);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(symbol, src, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9594,8 +9596,8 @@ hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t sizeByt
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(141, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbol_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbol__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbol, tracer_record);
   else
@@ -9614,13 +9616,13 @@ hipError_t hipMemcpyToSymbolAsync(const void *symbol, const void *src, size_t si
         "libamdhip64.so.5", "hipMemcpyToSymbolAsync", (void **)&hip_real.hipMemcpyToSymbolAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(symbol, src, sizeBytes, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9665,8 +9667,8 @@ hipError_t hipMemcpyToSymbolAsync(const void *symbol, const void *src, size_t si
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(142, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbolAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbolAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbolAsync, tracer_record);
   else
@@ -9685,13 +9687,13 @@ hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t sizeBytes, 
         "libamdhip64.so.5", "hipMemcpyFromSymbol", (void **)&hip_real.hipMemcpyFromSymbol);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9734,8 +9736,8 @@ hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t sizeBytes, 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(143, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromSymbol_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromSymbol__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromSymbol, tracer_record);
   else
@@ -9754,13 +9756,13 @@ hipError_t hipMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t sizeBy
         "libamdhip64.so.5", "hipMemcpyFromSymbolAsync", (void **)&hip_real.hipMemcpyFromSymbolAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9805,8 +9807,8 @@ hipError_t hipMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t sizeBy
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(144, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromSymbolAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromSymbolAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromSymbolAsync, tracer_record);
   else
@@ -9825,7 +9827,7 @@ hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes, hipMemcp
         "libamdhip64.so.5", "hipMemcpyAsync", (void **)&hip_real.hipMemcpyAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
@@ -9867,8 +9869,8 @@ hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes, hipMemcp
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(145, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAsync, tracer_record);
   else
@@ -9886,7 +9888,7 @@ hipError_t hipMemset(void *dst, int value, size_t sizeBytes) {
         "libamdhip64.so.5", "hipMemset", (void **)&hip_real.hipMemset);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, value, sizeBytes);
@@ -9922,8 +9924,8 @@ hipError_t hipMemset(void *dst, int value, size_t sizeBytes) {
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemset_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemset__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset, tracer_record);
   else
@@ -9941,13 +9943,13 @@ hipError_t hipMemsetD8(hipDeviceptr_t dest, unsigned char value, size_t count) {
         "libamdhip64.so.5", "hipMemsetD8", (void **)&hip_real.hipMemsetD8);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9984,8 +9986,8 @@ hipError_t hipMemsetD8(hipDeviceptr_t dest, unsigned char value, size_t count) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD8_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD8__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD8, tracer_record);
   else
@@ -10004,13 +10006,13 @@ hipError_t hipMemsetD8Async(hipDeviceptr_t dest, unsigned char value, size_t cou
         "libamdhip64.so.5", "hipMemsetD8Async", (void **)&hip_real.hipMemsetD8Async);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dest, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10050,8 +10052,8 @@ hipError_t hipMemsetD8Async(hipDeviceptr_t dest, unsigned char value, size_t cou
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD8Async_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD8Async__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD8Async, tracer_record);
   else
@@ -10069,13 +10071,13 @@ hipError_t hipMemsetD16(hipDeviceptr_t dest, unsigned short value, size_t count)
         "libamdhip64.so.5", "hipMemsetD16", (void **)&hip_real.hipMemsetD16);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10112,8 +10114,8 @@ hipError_t hipMemsetD16(hipDeviceptr_t dest, unsigned short value, size_t count)
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(149, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD16_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD16__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD16, tracer_record);
   else
@@ -10132,13 +10134,13 @@ hipError_t hipMemsetD16Async(hipDeviceptr_t dest, unsigned short value, size_t c
         "libamdhip64.so.5", "hipMemsetD16Async", (void **)&hip_real.hipMemsetD16Async);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dest, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10178,8 +10180,8 @@ hipError_t hipMemsetD16Async(hipDeviceptr_t dest, unsigned short value, size_t c
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(150, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD16Async_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD16Async__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD16Async, tracer_record);
   else
@@ -10197,13 +10199,13 @@ hipError_t hipMemsetD32(hipDeviceptr_t dest, int value, size_t count) {
         "libamdhip64.so.5", "hipMemsetD32", (void **)&hip_real.hipMemsetD32);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10240,8 +10242,8 @@ hipError_t hipMemsetD32(hipDeviceptr_t dest, int value, size_t count) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(151, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD32_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD32__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD32, tracer_record);
   else
@@ -10259,7 +10261,7 @@ hipError_t hipMemsetAsync(void *dst, int value, size_t sizeBytes, hipStream_t st
         "libamdhip64.so.5", "hipMemsetAsync", (void **)&hip_real.hipMemsetAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, value, sizeBytes, stream);
@@ -10298,8 +10300,8 @@ hipError_t hipMemsetAsync(void *dst, int value, size_t sizeBytes, hipStream_t st
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(152, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemsetAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemsetAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetAsync, tracer_record);
   else
@@ -10317,13 +10319,13 @@ hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStr
         "libamdhip64.so.5", "hipMemsetD32Async", (void **)&hip_real.hipMemsetD32Async);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10363,8 +10365,8 @@ hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD32Async_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD32Async__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD32Async, tracer_record);
   else
@@ -10382,13 +10384,13 @@ hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width, size_t 
         "libamdhip64.so.5", "hipMemset2D", (void **)&hip_real.hipMemset2D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, pitch, value, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10430,8 +10432,8 @@ hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width, size_t 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemset2D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemset2D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset2D, tracer_record);
   else
@@ -10450,13 +10452,13 @@ hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, si
         "libamdhip64.so.5", "hipMemset2DAsync", (void **)&hip_real.hipMemset2DAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, pitch, value, width, height, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10501,8 +10503,8 @@ hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, si
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(155, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemset2DAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemset2DAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset2DAsync, tracer_record);
   else
@@ -10520,13 +10522,13 @@ hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent)
         "libamdhip64.so.5", "hipMemset3D", (void **)&hip_real.hipMemset3D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10562,8 +10564,8 @@ hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent)
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(156, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemset3D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemset3D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset3D, tracer_record);
   else
@@ -10582,13 +10584,13 @@ hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent ex
         "libamdhip64.so.5", "hipMemset3DAsync", (void **)&hip_real.hipMemset3DAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10626,8 +10628,8 @@ hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent ex
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(157, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemset3DAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemset3DAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset3DAsync, tracer_record);
   else
@@ -10645,13 +10647,13 @@ hipError_t hipMemGetInfo(size_t *free, size_t *total) {
         "libamdhip64.so.5", "hipMemGetInfo", (void **)&hip_real.hipMemGetInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(free, total);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10688,8 +10690,8 @@ hipError_t hipMemGetInfo(size_t *free, size_t *total) {
   tracer_record[3] = tracer_record_call(158, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.free ? (uint64_t)(*tracer_args.free) : 0;
   tracer_record[7] = tracer_args.total ? (uint64_t)(*tracer_args.total) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemGetInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemGetInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetInfo, tracer_record);
   else
@@ -10707,13 +10709,13 @@ hipError_t hipMemPtrGetInfo(void *ptr, size_t *size) {
         "libamdhip64.so.5", "hipMemPtrGetInfo", (void **)&hip_real.hipMemPtrGetInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10749,8 +10751,8 @@ hipError_t hipMemPtrGetInfo(void *ptr, size_t *size) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(159, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemPtrGetInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemPtrGetInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPtrGetInfo, tracer_record);
   else
@@ -10769,13 +10771,13 @@ hipError_t hipMallocArray(hipArray **array, const hipChannelFormatDesc *desc, si
         "libamdhip64.so.5", "hipMallocArray", (void **)&hip_real.hipMallocArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array, desc, width, height, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10818,8 +10820,8 @@ hipError_t hipMallocArray(hipArray **array, const hipChannelFormatDesc *desc, si
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(160, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMallocArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMallocArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocArray, tracer_record);
   else
@@ -10837,13 +10839,13 @@ hipError_t hipArrayCreate(hipArray **pHandle, const HIP_ARRAY_DESCRIPTOR *pAlloc
         "libamdhip64.so.5", "hipArrayCreate", (void **)&hip_real.hipArrayCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHandle, pAllocateArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10879,8 +10881,8 @@ hipError_t hipArrayCreate(hipArray **pHandle, const HIP_ARRAY_DESCRIPTOR *pAlloc
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(161, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pHandle ? (uint64_t)(uintptr_t)(*tracer_args.pHandle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipArrayCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipArrayCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipArrayCreate, tracer_record);
   else
@@ -10898,13 +10900,13 @@ hipError_t hipArrayDestroy(hipArray *array) {
         "libamdhip64.so.5", "hipArrayDestroy", (void **)&hip_real.hipArrayDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10937,8 +10939,8 @@ hipError_t hipArrayDestroy(hipArray *array) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(162, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipArrayDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipArrayDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipArrayDestroy, tracer_record);
   else
@@ -10956,13 +10958,13 @@ hipError_t hipArray3DCreate(hipArray **array, const HIP_ARRAY3D_DESCRIPTOR *pAll
         "libamdhip64.so.5", "hipArray3DCreate", (void **)&hip_real.hipArray3DCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array, pAllocateArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10998,8 +11000,8 @@ hipError_t hipArray3DCreate(hipArray **array, const HIP_ARRAY3D_DESCRIPTOR *pAll
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(163, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipArray3DCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipArray3DCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipArray3DCreate, tracer_record);
   else
@@ -11017,13 +11019,13 @@ hipError_t hipMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent) {
         "libamdhip64.so.5", "hipMalloc3D", (void **)&hip_real.hipMalloc3D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11057,8 +11059,8 @@ hipError_t hipMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(164, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMalloc3D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMalloc3D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMalloc3D, tracer_record);
   else
@@ -11076,13 +11078,13 @@ hipError_t hipFreeArray(hipArray *array) {
         "libamdhip64.so.5", "hipFreeArray", (void **)&hip_real.hipFreeArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11115,8 +11117,8 @@ hipError_t hipFreeArray(hipArray *array) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(165, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipFreeArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipFreeArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeArray, tracer_record);
   else
@@ -11134,13 +11136,13 @@ hipError_t hipFreeMipmappedArray(hipMipmappedArray_t mipmappedArray) {
         "libamdhip64.so.5", "hipFreeMipmappedArray", (void **)&hip_real.hipFreeMipmappedArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11173,8 +11175,8 @@ hipError_t hipFreeMipmappedArray(hipMipmappedArray_t mipmappedArray) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(166, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipFreeMipmappedArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipFreeMipmappedArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeMipmappedArray, tracer_record);
   else
@@ -11193,13 +11195,13 @@ hipError_t hipMalloc3DArray(hipArray **array, const struct hipChannelFormatDesc 
         "libamdhip64.so.5", "hipMalloc3DArray", (void **)&hip_real.hipMalloc3DArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array, desc, extent, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11239,8 +11241,8 @@ hipError_t hipMalloc3DArray(hipArray **array, const struct hipChannelFormatDesc 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(167, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMalloc3DArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMalloc3DArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMalloc3DArray, tracer_record);
   else
@@ -11260,13 +11262,13 @@ hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *mipmappedArray,
         "libamdhip64.so.5", "hipMallocMipmappedArray", (void **)&hip_real.hipMallocMipmappedArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray, desc, extent, numLevels, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11309,8 +11311,8 @@ hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *mipmappedArray,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(168, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.mipmappedArray ? (uint64_t)(uintptr_t)(*tracer_args.mipmappedArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMallocMipmappedArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMallocMipmappedArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocMipmappedArray, tracer_record);
   else
@@ -11329,13 +11331,13 @@ hipError_t hipGetMipmappedArrayLevel(hipArray_t *levelArray,
         "libamdhip64.so.5", "hipGetMipmappedArrayLevel", (void **)&hip_real.hipGetMipmappedArrayLevel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(levelArray, mipmappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11374,8 +11376,8 @@ hipError_t hipGetMipmappedArrayLevel(hipArray_t *levelArray,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(169, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.levelArray ? (uint64_t)(uintptr_t)(*tracer_args.levelArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGetMipmappedArrayLevel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGetMipmappedArrayLevel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetMipmappedArrayLevel, tracer_record);
   else
@@ -11394,13 +11396,13 @@ hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
         "libamdhip64.so.5", "hipMemcpy2D", (void **)&hip_real.hipMemcpy2D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11447,8 +11449,8 @@ hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(170, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2D, tracer_record);
   else
@@ -11466,13 +11468,13 @@ hipError_t hipMemcpyParam2D(const hip_Memcpy2D *pCopy) {
         "libamdhip64.so.5", "hipMemcpyParam2D", (void **)&hip_real.hipMemcpyParam2D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11505,8 +11507,8 @@ hipError_t hipMemcpyParam2D(const hip_Memcpy2D *pCopy) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(171, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyParam2D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyParam2D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyParam2D, tracer_record);
   else
@@ -11524,13 +11526,13 @@ hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream) 
         "libamdhip64.so.5", "hipMemcpyParam2DAsync", (void **)&hip_real.hipMemcpyParam2DAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11565,8 +11567,8 @@ hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream) 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(172, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyParam2DAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyParam2DAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyParam2DAsync, tracer_record);
   else
@@ -11585,13 +11587,13 @@ hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t sp
         "libamdhip64.so.5", "hipMemcpy2DAsync", (void **)&hip_real.hipMemcpy2DAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11640,8 +11642,8 @@ hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t sp
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(173, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DAsync, tracer_record);
   else
@@ -11660,13 +11662,13 @@ hipError_t hipMemcpy2DToArray(hipArray *dst, size_t wOffset, size_t hOffset, con
         "libamdhip64.so.5", "hipMemcpy2DToArray", (void **)&hip_real.hipMemcpy2DToArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11715,8 +11717,8 @@ hipError_t hipMemcpy2DToArray(hipArray *dst, size_t wOffset, size_t hOffset, con
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(174, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArray, tracer_record);
   else
@@ -11736,13 +11738,13 @@ hipError_t hipMemcpy2DToArrayAsync(hipArray *dst, size_t wOffset, size_t hOffset
         "libamdhip64.so.5", "hipMemcpy2DToArrayAsync", (void **)&hip_real.hipMemcpy2DToArrayAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11793,8 +11795,8 @@ hipError_t hipMemcpy2DToArrayAsync(hipArray *dst, size_t wOffset, size_t hOffset
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(175, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArrayAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArrayAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArrayAsync, tracer_record);
   else
@@ -11813,13 +11815,13 @@ hipError_t hipMemcpyToArray(hipArray *dst, size_t wOffset, size_t hOffset, const
         "libamdhip64.so.5", "hipMemcpyToArray", (void **)&hip_real.hipMemcpyToArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11863,8 +11865,8 @@ hipError_t hipMemcpyToArray(hipArray *dst, size_t wOffset, size_t hOffset, const
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(176, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToArray, tracer_record);
   else
@@ -11883,13 +11885,13 @@ hipError_t hipMemcpyFromArray(void *dst, hipArray_const_t srcArray, size_t wOffs
         "libamdhip64.so.5", "hipMemcpyFromArray", (void **)&hip_real.hipMemcpyFromArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, srcArray, wOffset, hOffset, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11934,8 +11936,8 @@ hipError_t hipMemcpyFromArray(void *dst, hipArray_const_t srcArray, size_t wOffs
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(177, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromArray, tracer_record);
   else
@@ -11954,13 +11956,13 @@ hipError_t hipMemcpy2DFromArray(void *dst, size_t dpitch, hipArray_const_t src, 
         "libamdhip64.so.5", "hipMemcpy2DFromArray", (void **)&hip_real.hipMemcpy2DFromArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12009,8 +12011,8 @@ hipError_t hipMemcpy2DFromArray(void *dst, size_t dpitch, hipArray_const_t src, 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DFromArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DFromArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DFromArray, tracer_record);
   else
@@ -12030,13 +12032,13 @@ hipError_t hipMemcpy2DFromArrayAsync(void *dst, size_t dpitch, hipArray_const_t 
         "libamdhip64.so.5", "hipMemcpy2DFromArrayAsync", (void **)&hip_real.hipMemcpy2DFromArrayAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12088,8 +12090,8 @@ hipError_t hipMemcpy2DFromArrayAsync(void *dst, size_t dpitch, hipArray_const_t 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(179, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DFromArrayAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DFromArrayAsync, tracer_record);
   else
@@ -12107,13 +12109,13 @@ hipError_t hipMemcpyAtoH(void *dst, hipArray *srcArray, size_t srcOffset, size_t
         "libamdhip64.so.5", "hipMemcpyAtoH", (void **)&hip_real.hipMemcpyAtoH);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, srcArray, srcOffset, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12153,8 +12155,8 @@ hipError_t hipMemcpyAtoH(void *dst, hipArray *srcArray, size_t srcOffset, size_t
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(180, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAtoH_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAtoH__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAtoH, tracer_record);
   else
@@ -12172,13 +12174,13 @@ hipError_t hipMemcpyHtoA(hipArray *dstArray, size_t dstOffset, const void *srcHo
         "libamdhip64.so.5", "hipMemcpyHtoA", (void **)&hip_real.hipMemcpyHtoA);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcHost, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12218,8 +12220,8 @@ hipError_t hipMemcpyHtoA(hipArray *dstArray, size_t dstOffset, const void *srcHo
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(181, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoA_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoA__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoA, tracer_record);
   else
@@ -12237,13 +12239,13 @@ hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *p) {
         "libamdhip64.so.5", "hipMemcpy3D", (void **)&hip_real.hipMemcpy3D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12276,8 +12278,8 @@ hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *p) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(182, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3D, tracer_record);
   else
@@ -12295,13 +12297,13 @@ hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *p, hipStream_t stream
         "libamdhip64.so.5", "hipMemcpy3DAsync", (void **)&hip_real.hipMemcpy3DAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12336,8 +12338,8 @@ hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *p, hipStream_t stream
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(183, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3DAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3DAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3DAsync, tracer_record);
   else
@@ -12355,13 +12357,13 @@ hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *pCopy) {
         "libamdhip64.so.5", "hipDrvMemcpy3D", (void **)&hip_real.hipDrvMemcpy3D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12394,8 +12396,8 @@ hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *pCopy) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(184, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy3D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy3D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D))
     lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy3D, tracer_record);
   else
@@ -12413,13 +12415,13 @@ hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *pCopy, hipStream_t stream) {
         "libamdhip64.so.5", "hipDrvMemcpy3DAsync", (void **)&hip_real.hipDrvMemcpy3DAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12454,8 +12456,8 @@ hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *pCopy, hipStream_t stream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(185, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy3DAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy3DAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy3DAsync, tracer_record);
   else
@@ -12473,13 +12475,13 @@ hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDevi
         "libamdhip64.so.5", "hipDeviceCanAccessPeer", (void **)&hip_real.hipDeviceCanAccessPeer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(canAccessPeer, deviceId, peerDeviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12518,8 +12520,8 @@ hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDevi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(186, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.canAccessPeer ? (uint64_t)(int64_t)(*tracer_args.canAccessPeer) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceCanAccessPeer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceCanAccessPeer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceCanAccessPeer, tracer_record);
   else
@@ -12537,13 +12539,13 @@ hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) {
         "libamdhip64.so.5", "hipDeviceEnablePeerAccess", (void **)&hip_real.hipDeviceEnablePeerAccess);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(peerDeviceId, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12578,8 +12580,8 @@ hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(187, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceEnablePeerAccess_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceEnablePeerAccess__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceEnablePeerAccess, tracer_record);
   else
@@ -12597,13 +12599,13 @@ hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) {
         "libamdhip64.so.5", "hipDeviceDisablePeerAccess", (void **)&hip_real.hipDeviceDisablePeerAccess);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(peerDeviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12636,8 +12638,8 @@ hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(188, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceDisablePeerAccess_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDeviceDisablePeerAccess__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceDisablePeerAccess, tracer_record);
   else
@@ -12655,13 +12657,13 @@ hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDevice
         "libamdhip64.so.5", "hipMemGetAddressRange", (void **)&hip_real.hipMemGetAddressRange);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pbase, psize, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12700,8 +12702,8 @@ hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDevice
   tracer_record[3] = tracer_record_call(189, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pbase ? (uint64_t)(uintptr_t)(*tracer_args.pbase) : 0;
   tracer_record[8] = tracer_args.psize ? (uint64_t)(*tracer_args.psize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAddressRange_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAddressRange__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAddressRange, tracer_record);
   else
@@ -12720,13 +12722,13 @@ hipError_t hipMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDev
         "libamdhip64.so.5", "hipMemcpyPeer", (void **)&hip_real.hipMemcpyPeer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dstDeviceId, src, srcDeviceId, sizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12768,8 +12770,8 @@ hipError_t hipMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDev
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(190, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyPeer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyPeer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyPeer, tracer_record);
   else
@@ -12788,13 +12790,13 @@ hipError_t hipMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int s
         "libamdhip64.so.5", "hipMemcpyPeerAsync", (void **)&hip_real.hipMemcpyPeerAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dstDeviceId, src, srcDevice, sizeBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12839,8 +12841,8 @@ hipError_t hipMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int s
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(191, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyPeerAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyPeerAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyPeerAsync, tracer_record);
   else
@@ -12858,13 +12860,13 @@ hipError_t hipCtxCreate(hipCtx_t *ctx, unsigned int flags, hipDevice_t device) {
         "libamdhip64.so.5", "hipCtxCreate", (void **)&hip_real.hipCtxCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx, flags, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12902,8 +12904,8 @@ hipError_t hipCtxCreate(hipCtx_t *ctx, unsigned int flags, hipDevice_t device) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(192, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.ctx ? (uint64_t)(uintptr_t)(*tracer_args.ctx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipCtxCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipCtxCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxCreate, tracer_record);
   else
@@ -12921,13 +12923,13 @@ hipError_t hipCtxDestroy(hipCtx_t ctx) {
         "libamdhip64.so.5", "hipCtxDestroy", (void **)&hip_real.hipCtxDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12960,8 +12962,8 @@ hipError_t hipCtxDestroy(hipCtx_t ctx) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(193, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipCtxDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipCtxDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxDestroy, tracer_record);
   else
@@ -12979,13 +12981,13 @@ hipError_t hipCtxPopCurrent(hipCtx_t *ctx) {
         "libamdhip64.so.5", "hipCtxPopCurrent", (void **)&hip_real.hipCtxPopCurrent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13019,8 +13021,8 @@ hipError_t hipCtxPopCurrent(hipCtx_t *ctx) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(194, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.ctx ? (uint64_t)(uintptr_t)(*tracer_args.ctx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipCtxPopCurrent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipCtxPopCurrent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxPopCurrent, tracer_record);
   else
@@ -13038,13 +13040,13 @@ hipError_t hipCtxPushCurrent(hipCtx_t ctx) {
         "libamdhip64.so.5", "hipCtxPushCurrent", (void **)&hip_real.hipCtxPushCurrent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13077,8 +13079,8 @@ hipError_t hipCtxPushCurrent(hipCtx_t ctx) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(195, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipCtxPushCurrent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipCtxPushCurrent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxPushCurrent, tracer_record);
   else
@@ -13096,13 +13098,13 @@ hipError_t hipCtxSetCurrent(hipCtx_t ctx) {
         "libamdhip64.so.5", "hipCtxSetCurrent", (void **)&hip_real.hipCtxSetCurrent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13135,8 +13137,8 @@ hipError_t hipCtxSetCurrent(hipCtx_t ctx) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(196, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetCurrent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetCurrent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetCurrent, tracer_record);
   else
@@ -13154,13 +13156,13 @@ hipError_t hipCtxGetCurrent(hipCtx_t *ctx) {
         "libamdhip64.so.5", "hipCtxGetCurrent", (void **)&hip_real.hipCtxGetCurrent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13194,8 +13196,8 @@ hipError_t hipCtxGetCurrent(hipCtx_t *ctx) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(197, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.ctx ? (uint64_t)(uintptr_t)(*tracer_args.ctx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetCurrent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetCurrent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetCurrent, tracer_record);
   else
@@ -13213,13 +13215,13 @@ hipError_t hipCtxGetDevice(hipDevice_t *device) {
         "libamdhip64.so.5", "hipCtxGetDevice", (void **)&hip_real.hipCtxGetDevice);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13253,8 +13255,8 @@ hipError_t hipCtxGetDevice(hipDevice_t *device) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(198, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetDevice_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetDevice__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetDevice, tracer_record);
   else
@@ -13272,13 +13274,13 @@ hipError_t hipCtxGetApiVersion(hipCtx_t ctx, int *apiVersion) {
         "libamdhip64.so.5", "hipCtxGetApiVersion", (void **)&hip_real.hipCtxGetApiVersion);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx, apiVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13314,8 +13316,8 @@ hipError_t hipCtxGetApiVersion(hipCtx_t ctx, int *apiVersion) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(199, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.apiVersion ? (uint64_t)(int64_t)(*tracer_args.apiVersion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetApiVersion_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetApiVersion__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetApiVersion, tracer_record);
   else
@@ -13333,13 +13335,13 @@ hipError_t hipCtxGetCacheConfig(hipFuncCache_t *cacheConfig) {
         "libamdhip64.so.5", "hipCtxGetCacheConfig", (void **)&hip_real.hipCtxGetCacheConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13373,8 +13375,8 @@ hipError_t hipCtxGetCacheConfig(hipFuncCache_t *cacheConfig) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(200, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.cacheConfig ? (uint64_t)(*tracer_args.cacheConfig) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetCacheConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetCacheConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetCacheConfig, tracer_record);
   else
@@ -13392,13 +13394,13 @@ hipError_t hipCtxSetCacheConfig(hipFuncCache_t cacheConfig) {
         "libamdhip64.so.5", "hipCtxSetCacheConfig", (void **)&hip_real.hipCtxSetCacheConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13431,8 +13433,8 @@ hipError_t hipCtxSetCacheConfig(hipFuncCache_t cacheConfig) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(201, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetCacheConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetCacheConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetCacheConfig, tracer_record);
   else
@@ -13450,13 +13452,13 @@ hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig config) {
         "libamdhip64.so.5", "hipCtxSetSharedMemConfig", (void **)&hip_real.hipCtxSetSharedMemConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13489,8 +13491,8 @@ hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig config) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(202, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetSharedMemConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetSharedMemConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetSharedMemConfig, tracer_record);
   else
@@ -13508,13 +13510,13 @@ hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig *pConfig) {
         "libamdhip64.so.5", "hipCtxGetSharedMemConfig", (void **)&hip_real.hipCtxGetSharedMemConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13548,8 +13550,8 @@ hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig *pConfig) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(203, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.pConfig ? (uint64_t)(*tracer_args.pConfig) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetSharedMemConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetSharedMemConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetSharedMemConfig, tracer_record);
   else
@@ -13567,13 +13569,13 @@ hipError_t hipCtxSynchronize(void) {
         "libamdhip64.so.5", "hipCtxSynchronize", (void **)&hip_real.hipCtxSynchronize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13604,8 +13606,8 @@ hipError_t hipCtxSynchronize(void) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(204, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipCtxSynchronize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipCtxSynchronize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSynchronize, tracer_record);
   else
@@ -13623,13 +13625,13 @@ hipError_t hipCtxGetFlags(unsigned int *flags) {
         "libamdhip64.so.5", "hipCtxGetFlags", (void **)&hip_real.hipCtxGetFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13663,8 +13665,8 @@ hipError_t hipCtxGetFlags(unsigned int *flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(205, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetFlags, tracer_record);
   else
@@ -13682,13 +13684,13 @@ hipError_t hipCtxEnablePeerAccess(hipCtx_t peerCtx, unsigned int flags) {
         "libamdhip64.so.5", "hipCtxEnablePeerAccess", (void **)&hip_real.hipCtxEnablePeerAccess);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(peerCtx, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13723,8 +13725,8 @@ hipError_t hipCtxEnablePeerAccess(hipCtx_t peerCtx, unsigned int flags) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(206, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipCtxEnablePeerAccess_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipCtxEnablePeerAccess__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxEnablePeerAccess, tracer_record);
   else
@@ -13742,13 +13744,13 @@ hipError_t hipCtxDisablePeerAccess(hipCtx_t peerCtx) {
         "libamdhip64.so.5", "hipCtxDisablePeerAccess", (void **)&hip_real.hipCtxDisablePeerAccess);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(peerCtx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13781,8 +13783,8 @@ hipError_t hipCtxDisablePeerAccess(hipCtx_t peerCtx) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(207, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipCtxDisablePeerAccess_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipCtxDisablePeerAccess__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxDisablePeerAccess, tracer_record);
   else
@@ -13800,13 +13802,13 @@ hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int *flags, int
         "libamdhip64.so.5", "hipDevicePrimaryCtxGetState", (void **)&hip_real.hipDevicePrimaryCtxGetState);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev, flags, active);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13845,8 +13847,8 @@ hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int *flags, int
   tracer_record[3] = tracer_record_call(208, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
   tracer_record[8] = tracer_args.active ? (uint64_t)(int64_t)(*tracer_args.active) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxGetState_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxGetState__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState))
     lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxGetState, tracer_record);
   else
@@ -13864,13 +13866,13 @@ hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev) {
         "libamdhip64.so.5", "hipDevicePrimaryCtxRelease", (void **)&hip_real.hipDevicePrimaryCtxRelease);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13903,8 +13905,8 @@ hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(209, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxRelease_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxRelease__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease))
     lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxRelease, tracer_record);
   else
@@ -13922,13 +13924,13 @@ hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *pctx, hipDevice_t dev) {
         "libamdhip64.so.5", "hipDevicePrimaryCtxRetain", (void **)&hip_real.hipDevicePrimaryCtxRetain);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pctx, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13964,8 +13966,8 @@ hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *pctx, hipDevice_t dev) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(210, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pctx ? (uint64_t)(uintptr_t)(*tracer_args.pctx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxRetain_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxRetain__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain))
     lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxRetain, tracer_record);
   else
@@ -13983,13 +13985,13 @@ hipError_t hipDevicePrimaryCtxReset(hipDevice_t dev) {
         "libamdhip64.so.5", "hipDevicePrimaryCtxReset", (void **)&hip_real.hipDevicePrimaryCtxReset);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14022,8 +14024,8 @@ hipError_t hipDevicePrimaryCtxReset(hipDevice_t dev) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(211, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxReset_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxReset__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset))
     lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxReset, tracer_record);
   else
@@ -14041,13 +14043,13 @@ hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t dev, unsigned int flags) {
         "libamdhip64.so.5", "hipDevicePrimaryCtxSetFlags", (void **)&hip_real.hipDevicePrimaryCtxSetFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14082,8 +14084,8 @@ hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t dev, unsigned int flags) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(212, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxSetFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxSetFlags, tracer_record);
   else
@@ -14101,13 +14103,13 @@ hipError_t hipModuleLoad(hipModule_t *module, const char *fname) {
         "libamdhip64.so.5", "hipModuleLoad", (void **)&hip_real.hipModuleLoad);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(module, fname);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14143,8 +14145,8 @@ hipError_t hipModuleLoad(hipModule_t *module, const char *fname) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(213, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoad_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoad__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoad, tracer_record);
   else
@@ -14162,13 +14164,13 @@ hipError_t hipModuleUnload(hipModule_t module) {
         "libamdhip64.so.5", "hipModuleUnload", (void **)&hip_real.hipModuleUnload);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(module);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14201,8 +14203,8 @@ hipError_t hipModuleUnload(hipModule_t module) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(214, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipModuleUnload_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipModuleUnload__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleUnload, tracer_record);
   else
@@ -14220,7 +14222,7 @@ hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, con
         "libamdhip64.so.5", "hipModuleGetFunction", (void **)&hip_real.hipModuleGetFunction);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function, module, kname);
@@ -14248,8 +14250,8 @@ hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, con
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(215, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.function ? (uint64_t)(uintptr_t)(*tracer_args.function) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetFunction_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetFunction__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetFunction, tracer_record);
   else
@@ -14267,13 +14269,13 @@ hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const void *func
         "libamdhip64.so.5", "hipFuncGetAttributes", (void **)&hip_real.hipFuncGetAttributes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(attr, func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14308,8 +14310,8 @@ hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const void *func
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(216, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipFuncGetAttributes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipFuncGetAttributes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncGetAttributes, tracer_record);
   else
@@ -14327,13 +14329,13 @@ hipError_t hipFuncGetAttribute(int *value, hipFunction_attribute attrib, hipFunc
         "libamdhip64.so.5", "hipFuncGetAttribute", (void **)&hip_real.hipFuncGetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(value, attrib, hfunc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14371,8 +14373,8 @@ hipError_t hipFuncGetAttribute(int *value, hipFunction_attribute attrib, hipFunc
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(217, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipFuncGetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipFuncGetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncGetAttribute, tracer_record);
   else
@@ -14390,13 +14392,13 @@ hipError_t hipModuleGetTexRef(textureReference **texRef, hipModule_t hmod, const
         "libamdhip64.so.5", "hipModuleGetTexRef", (void **)&hip_real.hipModuleGetTexRef);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14434,8 +14436,8 @@ hipError_t hipModuleGetTexRef(textureReference **texRef, hipModule_t hmod, const
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(218, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.texRef ? (uint64_t)(uintptr_t)(*tracer_args.texRef) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetTexRef_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetTexRef__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetTexRef, tracer_record);
   else
@@ -14453,13 +14455,13 @@ hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
         "libamdhip64.so.5", "hipModuleLoadData", (void **)&hip_real.hipModuleLoadData);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(module, image);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14495,8 +14497,8 @@ hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(219, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoadData_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoadData__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoadData, tracer_record);
   else
@@ -14515,13 +14517,13 @@ hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned 
         "libamdhip64.so.5", "hipModuleLoadDataEx", (void **)&hip_real.hipModuleLoadDataEx);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(module, image, numOptions, options, optionValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14566,8 +14568,8 @@ hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned 
   tracer_record[3] = tracer_record_call(220, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
   tracer_record[10] = tracer_args.optionValues ? (uint64_t)(uintptr_t)(*tracer_args.optionValues) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoadDataEx_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoadDataEx__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoadDataEx, tracer_record);
   else
@@ -14589,7 +14591,7 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigne
         "libamdhip64.so.5", "hipModuleLaunchKernel", (void **)&hip_real.hipModuleLaunchKernel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
@@ -14646,8 +14648,8 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigne
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(221, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipModuleLaunchKernel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipModuleLaunchKernel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLaunchKernel, tracer_record);
   else
@@ -14667,13 +14669,13 @@ hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDim
         "libamdhip64.so.5", "hipLaunchCooperativeKernel", (void **)&hip_real.hipLaunchCooperativeKernel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14716,8 +14718,8 @@ hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDim
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(222, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipLaunchCooperativeKernel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipLaunchCooperativeKernel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchCooperativeKernel, tracer_record);
   else
@@ -14736,13 +14738,13 @@ hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams *launchParamsLi
         "libamdhip64.so.5", "hipLaunchCooperativeKernelMultiDevice", (void **)&hip_real.hipLaunchCooperativeKernelMultiDevice);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(launchParamsList, numDevices, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14780,8 +14782,8 @@ hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams *launchParamsLi
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(223, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice, tracer_record);
   else
@@ -14800,13 +14802,13 @@ hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *launchParamsList,
         "libamdhip64.so.5", "hipExtLaunchMultiKernelMultiDevice", (void **)&hip_real.hipExtLaunchMultiKernelMultiDevice);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(launchParamsList, numDevices, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14844,8 +14846,8 @@ hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *launchParamsList,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(224, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice, tracer_record);
   else
@@ -14864,13 +14866,13 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize
         "libamdhip64.so.5", "hipModuleOccupancyMaxPotentialBlockSize", (void **)&hip_real.hipModuleOccupancyMaxPotentialBlockSize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14915,8 +14917,8 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize
   tracer_record[3] = tracer_record_call(225, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.gridSize ? (uint64_t)(int64_t)(*tracer_args.gridSize) : 0;
   tracer_record[10] = tracer_args.blockSize ? (uint64_t)(int64_t)(*tracer_args.blockSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize, tracer_record);
   else
@@ -14937,13 +14939,13 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *
         "libamdhip64.so.5", "hipModuleOccupancyMaxPotentialBlockSizeWithFlags", (void **)&hip_real.hipModuleOccupancyMaxPotentialBlockSizeWithFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14990,8 +14992,8 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *
   tracer_record[3] = tracer_record_call(226, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.gridSize ? (uint64_t)(int64_t)(*tracer_args.gridSize) : 0;
   tracer_record[11] = tracer_args.blockSize ? (uint64_t)(int64_t)(*tracer_args.blockSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags, tracer_record);
   else
@@ -15011,13 +15013,13 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, hi
         "libamdhip64.so.5", "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&hip_real.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15058,8 +15060,8 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, hi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(227, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor, tracer_record);
   else
@@ -15081,13 +15083,13 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numB
         "libamdhip64.so.5", "hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", (void **)&hip_real.hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15131,8 +15133,8 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numB
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(228, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, tracer_record);
   else
@@ -15151,13 +15153,13 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const vo
         "libamdhip64.so.5", "hipOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&hip_real.hipOccupancyMaxActiveBlocksPerMultiprocessor);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15198,8 +15200,8 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const vo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(229, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor))
     lttng_ust_tracepoint(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor, tracer_record);
   else
@@ -15220,13 +15222,13 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
         "libamdhip64.so.5", "hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", (void **)&hip_real.hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15270,8 +15272,8 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(230, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, tracer_record);
   else
@@ -15290,13 +15292,13 @@ hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, cons
         "libamdhip64.so.5", "hipOccupancyMaxPotentialBlockSize", (void **)&hip_real.hipOccupancyMaxPotentialBlockSize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15341,8 +15343,8 @@ hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, cons
   tracer_record[3] = tracer_record_call(231, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.gridSize ? (uint64_t)(int64_t)(*tracer_args.gridSize) : 0;
   tracer_record[10] = tracer_args.blockSize ? (uint64_t)(int64_t)(*tracer_args.blockSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize))
     lttng_ust_tracepoint(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize, tracer_record);
   else
@@ -15360,13 +15362,13 @@ hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipSt
         "libamdhip64.so.5", "hipConfigureCall", (void **)&hip_real.hipConfigureCall);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(gridDim, blockDim, sharedMem, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15404,8 +15406,8 @@ hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipSt
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(232, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipConfigureCall_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipConfigureCall__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall))
     lttng_ust_tracepoint(lttng_ust_hip, hipConfigureCall, tracer_record);
   else
@@ -15423,13 +15425,13 @@ hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset) {
         "libamdhip64.so.5", "hipSetupArgument", (void **)&hip_real.hipSetupArgument);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(arg, size, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15466,8 +15468,8 @@ hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(233, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipSetupArgument_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipSetupArgument__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument))
     lttng_ust_tracepoint(lttng_ust_hip, hipSetupArgument, tracer_record);
   else
@@ -15485,13 +15487,13 @@ hipError_t hipLaunchByPtr(const void *func) {
         "libamdhip64.so.5", "hipLaunchByPtr", (void **)&hip_real.hipLaunchByPtr);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15524,8 +15526,8 @@ hipError_t hipLaunchByPtr(const void *func) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(234, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipLaunchByPtr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipLaunchByPtr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchByPtr, tracer_record);
   else
@@ -15544,7 +15546,7 @@ hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 di
         "libamdhip64.so.5", "hipLaunchKernel", (void **)&hip_real.hipLaunchKernel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
@@ -15586,8 +15588,8 @@ hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 di
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(235, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipLaunchKernel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipLaunchKernel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchKernel, tracer_record);
   else
@@ -15605,13 +15607,13 @@ hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *pCopy) {
         "libamdhip64.so.5", "hipDrvMemcpy2DUnaligned", (void **)&hip_real.hipDrvMemcpy2DUnaligned);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15644,8 +15646,8 @@ hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *pCopy) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(236, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy2DUnaligned_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned))
     lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy2DUnaligned, tracer_record);
   else
@@ -15665,14 +15667,14 @@ hipError_t hipExtLaunchKernel(const void *function_address, dim3 numBlocks, dim3
         "libamdhip64.so.5", "hipExtLaunchKernel", (void **)&hip_real.hipExtLaunchKernel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,
                        startEvent, stopEvent, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15724,8 +15726,8 @@ hipError_t hipExtLaunchKernel(const void *function_address, dim3 numBlocks, dim3
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(237, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipExtLaunchKernel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipExtLaunchKernel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtLaunchKernel, tracer_record);
   else
@@ -15745,13 +15747,13 @@ hipError_t hipBindTextureToMipmappedArray(const textureReference *tex,
         "libamdhip64.so.5", "hipBindTextureToMipmappedArray", (void **)&hip_real.hipBindTextureToMipmappedArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(tex, mipmappedArray, desc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15789,8 +15791,8 @@ hipError_t hipBindTextureToMipmappedArray(const textureReference *tex,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(238, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipBindTextureToMipmappedArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipBindTextureToMipmappedArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTextureToMipmappedArray, tracer_record);
   else
@@ -15808,13 +15810,13 @@ hipError_t hipGetTextureReference(const textureReference **texref, const void *s
         "libamdhip64.so.5", "hipGetTextureReference", (void **)&hip_real.hipGetTextureReference);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texref, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15850,8 +15852,8 @@ hipError_t hipGetTextureReference(const textureReference **texref, const void *s
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(239, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.texref ? (uint64_t)(uintptr_t)(*tracer_args.texref) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureReference_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureReference__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureReference, tracer_record);
   else
@@ -15871,13 +15873,13 @@ hipError_t hipCreateTextureObject(hipTextureObject_t *pTexObject, const hipResou
         "libamdhip64.so.5", "hipCreateTextureObject", (void **)&hip_real.hipCreateTextureObject);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15918,8 +15920,8 @@ hipError_t hipCreateTextureObject(hipTextureObject_t *pTexObject, const hipResou
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(240, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pTexObject ? (uint64_t)(uintptr_t)(*tracer_args.pTexObject) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipCreateTextureObject_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipCreateTextureObject__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject))
     lttng_ust_tracepoint(lttng_ust_hip, hipCreateTextureObject, tracer_record);
   else
@@ -15937,13 +15939,13 @@ hipError_t hipDestroyTextureObject(hipTextureObject_t textureObject) {
         "libamdhip64.so.5", "hipDestroyTextureObject", (void **)&hip_real.hipDestroyTextureObject);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15976,8 +15978,8 @@ hipError_t hipDestroyTextureObject(hipTextureObject_t textureObject) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(241, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipDestroyTextureObject_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipDestroyTextureObject__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject))
     lttng_ust_tracepoint(lttng_ust_hip, hipDestroyTextureObject, tracer_record);
   else
@@ -15995,13 +15997,13 @@ hipError_t hipGetChannelDesc(hipChannelFormatDesc *desc, hipArray_const_t array)
         "libamdhip64.so.5", "hipGetChannelDesc", (void **)&hip_real.hipGetChannelDesc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(desc, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16036,8 +16038,8 @@ hipError_t hipGetChannelDesc(hipChannelFormatDesc *desc, hipArray_const_t array)
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(242, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGetChannelDesc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGetChannelDesc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetChannelDesc, tracer_record);
   else
@@ -16056,13 +16058,13 @@ hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *pResDesc,
         "libamdhip64.so.5", "hipGetTextureObjectResourceDesc", (void **)&hip_real.hipGetTextureObjectResourceDesc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16097,8 +16099,8 @@ hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *pResDesc,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureObjectResourceDesc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureObjectResourceDesc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureObjectResourceDesc, tracer_record);
   else
@@ -16117,13 +16119,13 @@ hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewDesc *pResV
         "libamdhip64.so.5", "hipGetTextureObjectResourceViewDesc", (void **)&hip_real.hipGetTextureObjectResourceViewDesc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16158,8 +16160,8 @@ hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewDesc *pResV
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(244, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureObjectResourceViewDesc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureObjectResourceViewDesc, tracer_record);
   else
@@ -16177,13 +16179,13 @@ hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc *pTexDesc, hipTextureOb
         "libamdhip64.so.5", "hipGetTextureObjectTextureDesc", (void **)&hip_real.hipGetTextureObjectTextureDesc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16218,8 +16220,8 @@ hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc *pTexDesc, hipTextureOb
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(245, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureObjectTextureDesc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureObjectTextureDesc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureObjectTextureDesc, tracer_record);
   else
@@ -16237,13 +16239,13 @@ hipError_t hipTexRefSetAddressMode(textureReference *texRef, int dim, enum hipTe
         "libamdhip64.so.5", "hipTexRefSetAddressMode", (void **)&hip_real.hipTexRefSetAddressMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, dim, am);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16280,8 +16282,8 @@ hipError_t hipTexRefSetAddressMode(textureReference *texRef, int dim, enum hipTe
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(246, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddressMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddressMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddressMode, tracer_record);
   else
@@ -16299,13 +16301,13 @@ hipError_t hipTexRefSetArray(textureReference *tex, hipArray_const_t array, unsi
         "libamdhip64.so.5", "hipTexRefSetArray", (void **)&hip_real.hipTexRefSetArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(tex, array, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16342,8 +16344,8 @@ hipError_t hipTexRefSetArray(textureReference *tex, hipArray_const_t array, unsi
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetArray, tracer_record);
   else
@@ -16361,13 +16363,13 @@ hipError_t hipTexRefSetFilterMode(textureReference *texRef, enum hipTextureFilte
         "libamdhip64.so.5", "hipTexRefSetFilterMode", (void **)&hip_real.hipTexRefSetFilterMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, fm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16402,8 +16404,8 @@ hipError_t hipTexRefSetFilterMode(textureReference *texRef, enum hipTextureFilte
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(248, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFilterMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFilterMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFilterMode, tracer_record);
   else
@@ -16421,13 +16423,13 @@ hipError_t hipTexRefSetFlags(textureReference *texRef, unsigned int Flags) {
         "libamdhip64.so.5", "hipTexRefSetFlags", (void **)&hip_real.hipTexRefSetFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16462,8 +16464,8 @@ hipError_t hipTexRefSetFlags(textureReference *texRef, unsigned int Flags) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFlags, tracer_record);
   else
@@ -16481,13 +16483,13 @@ hipError_t hipTexRefSetFormat(textureReference *texRef, hipArray_Format fmt, int
         "libamdhip64.so.5", "hipTexRefSetFormat", (void **)&hip_real.hipTexRefSetFormat);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, fmt, NumPackedComponents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16525,8 +16527,8 @@ hipError_t hipTexRefSetFormat(textureReference *texRef, hipArray_Format fmt, int
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(250, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFormat_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFormat__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFormat, tracer_record);
   else
@@ -16546,13 +16548,13 @@ hipError_t hipTexObjectCreate(hipTextureObject_t *pTexObject, const HIP_RESOURCE
         "libamdhip64.so.5", "hipTexObjectCreate", (void **)&hip_real.hipTexObjectCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16593,8 +16595,8 @@ hipError_t hipTexObjectCreate(hipTextureObject_t *pTexObject, const HIP_RESOURCE
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(251, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pTexObject ? (uint64_t)(uintptr_t)(*tracer_args.pTexObject) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectCreate, tracer_record);
   else
@@ -16612,13 +16614,13 @@ hipError_t hipTexObjectDestroy(hipTextureObject_t texObject) {
         "libamdhip64.so.5", "hipTexObjectDestroy", (void **)&hip_real.hipTexObjectDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16651,8 +16653,8 @@ hipError_t hipTexObjectDestroy(hipTextureObject_t texObject) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(252, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectDestroy, tracer_record);
   else
@@ -16670,13 +16672,13 @@ hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC *pResDesc, hipTextureOb
         "libamdhip64.so.5", "hipTexObjectGetResourceDesc", (void **)&hip_real.hipTexObjectGetResourceDesc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16711,8 +16713,8 @@ hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC *pResDesc, hipTextureOb
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(253, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectGetResourceDesc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectGetResourceDesc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectGetResourceDesc, tracer_record);
   else
@@ -16731,13 +16733,13 @@ hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *pResViewDesc,
         "libamdhip64.so.5", "hipTexObjectGetResourceViewDesc", (void **)&hip_real.hipTexObjectGetResourceViewDesc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16772,8 +16774,8 @@ hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *pResViewDesc,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(254, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectGetResourceViewDesc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectGetResourceViewDesc, tracer_record);
   else
@@ -16791,13 +16793,13 @@ hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC *pTexDesc, hipTextureObje
         "libamdhip64.so.5", "hipTexObjectGetTextureDesc", (void **)&hip_real.hipTexObjectGetTextureDesc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16832,8 +16834,8 @@ hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC *pTexDesc, hipTextureObje
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(255, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectGetTextureDesc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectGetTextureDesc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectGetTextureDesc, tracer_record);
   else
@@ -16852,13 +16854,13 @@ hipError_t hipBindTexture(size_t *offset, const textureReference *tex, const voi
         "libamdhip64.so.5", "hipBindTexture", (void **)&hip_real.hipBindTexture);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(offset, tex, devPtr, desc, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16901,8 +16903,8 @@ hipError_t hipBindTexture(size_t *offset, const textureReference *tex, const voi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(256, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.offset ? (uint64_t)(*tracer_args.offset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipBindTexture_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipBindTexture__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTexture, tracer_record);
   else
@@ -16922,13 +16924,13 @@ hipError_t hipBindTexture2D(size_t *offset, const textureReference *tex, const v
         "libamdhip64.so.5", "hipBindTexture2D", (void **)&hip_real.hipBindTexture2D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(offset, tex, devPtr, desc, width, height, pitch);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16976,8 +16978,8 @@ hipError_t hipBindTexture2D(size_t *offset, const textureReference *tex, const v
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(257, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.offset ? (uint64_t)(*tracer_args.offset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipBindTexture2D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipBindTexture2D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTexture2D, tracer_record);
   else
@@ -16996,13 +16998,13 @@ hipError_t hipBindTextureToArray(const textureReference *tex, hipArray_const_t a
         "libamdhip64.so.5", "hipBindTextureToArray", (void **)&hip_real.hipBindTextureToArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(tex, array, desc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17039,8 +17041,8 @@ hipError_t hipBindTextureToArray(const textureReference *tex, hipArray_const_t a
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(258, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipBindTextureToArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipBindTextureToArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTextureToArray, tracer_record);
   else
@@ -17058,13 +17060,13 @@ hipError_t hipGetTextureAlignmentOffset(size_t *offset, const textureReference *
         "libamdhip64.so.5", "hipGetTextureAlignmentOffset", (void **)&hip_real.hipGetTextureAlignmentOffset);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(offset, texref);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17100,8 +17102,8 @@ hipError_t hipGetTextureAlignmentOffset(size_t *offset, const textureReference *
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(259, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.offset ? (uint64_t)(*tracer_args.offset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureAlignmentOffset_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureAlignmentOffset__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureAlignmentOffset, tracer_record);
   else
@@ -17119,13 +17121,13 @@ hipError_t hipUnbindTexture(const textureReference *tex) {
         "libamdhip64.so.5", "hipUnbindTexture", (void **)&hip_real.hipUnbindTexture);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(tex);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17158,8 +17160,8 @@ hipError_t hipUnbindTexture(const textureReference *tex) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(260, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipUnbindTexture_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipUnbindTexture__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture))
     lttng_ust_tracepoint(lttng_ust_hip, hipUnbindTexture, tracer_record);
   else
@@ -17177,13 +17179,13 @@ hipError_t hipTexRefGetAddress(hipDeviceptr_t *dev_ptr, const textureReference *
         "libamdhip64.so.5", "hipTexRefGetAddress", (void **)&hip_real.hipTexRefGetAddress);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17219,8 +17221,8 @@ hipError_t hipTexRefGetAddress(hipDeviceptr_t *dev_ptr, const textureReference *
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(261, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetAddress_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetAddress__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetAddress, tracer_record);
   else
@@ -17239,13 +17241,13 @@ hipError_t hipTexRefGetAddressMode(enum hipTextureAddressMode *pam, const textur
         "libamdhip64.so.5", "hipTexRefGetAddressMode", (void **)&hip_real.hipTexRefGetAddressMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pam, texRef, dim);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17283,8 +17285,8 @@ hipError_t hipTexRefGetAddressMode(enum hipTextureAddressMode *pam, const textur
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(262, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pam ? (uint64_t)(*tracer_args.pam) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetAddressMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetAddressMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetAddressMode, tracer_record);
   else
@@ -17302,13 +17304,13 @@ hipError_t hipTexRefGetFilterMode(enum hipTextureFilterMode *pfm, const textureR
         "libamdhip64.so.5", "hipTexRefGetFilterMode", (void **)&hip_real.hipTexRefGetFilterMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pfm, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17344,8 +17346,8 @@ hipError_t hipTexRefGetFilterMode(enum hipTextureFilterMode *pfm, const textureR
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(263, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pfm ? (uint64_t)(*tracer_args.pfm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFilterMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFilterMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFilterMode, tracer_record);
   else
@@ -17363,13 +17365,13 @@ hipError_t hipTexRefGetFlags(unsigned int *pFlags, const textureReference *texRe
         "libamdhip64.so.5", "hipTexRefGetFlags", (void **)&hip_real.hipTexRefGetFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pFlags, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17405,8 +17407,8 @@ hipError_t hipTexRefGetFlags(unsigned int *pFlags, const textureReference *texRe
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(264, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pFlags ? (uint64_t)(*tracer_args.pFlags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFlags, tracer_record);
   else
@@ -17425,13 +17427,13 @@ hipError_t hipTexRefGetFormat(hipArray_Format *pFormat, int *pNumChannels,
         "libamdhip64.so.5", "hipTexRefGetFormat", (void **)&hip_real.hipTexRefGetFormat);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pFormat, pNumChannels, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17471,8 +17473,8 @@ hipError_t hipTexRefGetFormat(hipArray_Format *pFormat, int *pNumChannels,
   tracer_record[3] = tracer_record_call(265, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pFormat ? (uint64_t)(*tracer_args.pFormat) : 0;
   tracer_record[8] = tracer_args.pNumChannels ? (uint64_t)(int64_t)(*tracer_args.pNumChannels) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFormat_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFormat__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFormat, tracer_record);
   else
@@ -17490,13 +17492,13 @@ hipError_t hipTexRefGetMaxAnisotropy(int *pmaxAnsio, const textureReference *tex
         "libamdhip64.so.5", "hipTexRefGetMaxAnisotropy", (void **)&hip_real.hipTexRefGetMaxAnisotropy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pmaxAnsio, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17532,8 +17534,8 @@ hipError_t hipTexRefGetMaxAnisotropy(int *pmaxAnsio, const textureReference *tex
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(266, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pmaxAnsio ? (uint64_t)(int64_t)(*tracer_args.pmaxAnsio) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMaxAnisotropy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMaxAnisotropy, tracer_record);
   else
@@ -17552,13 +17554,13 @@ hipError_t hipTexRefGetMipmapFilterMode(enum hipTextureFilterMode *pfm,
         "libamdhip64.so.5", "hipTexRefGetMipmapFilterMode", (void **)&hip_real.hipTexRefGetMipmapFilterMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pfm, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17594,8 +17596,8 @@ hipError_t hipTexRefGetMipmapFilterMode(enum hipTextureFilterMode *pfm,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(267, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pfm ? (uint64_t)(*tracer_args.pfm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipmapFilterMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipmapFilterMode, tracer_record);
   else
@@ -17613,13 +17615,13 @@ hipError_t hipTexRefGetMipmapLevelBias(float *pbias, const textureReference *tex
         "libamdhip64.so.5", "hipTexRefGetMipmapLevelBias", (void **)&hip_real.hipTexRefGetMipmapLevelBias);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pbias, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17655,8 +17657,8 @@ hipError_t hipTexRefGetMipmapLevelBias(float *pbias, const textureReference *tex
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(268, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pbias ? tracer_slot_float(*tracer_args.pbias) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipmapLevelBias_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipmapLevelBias, tracer_record);
   else
@@ -17675,13 +17677,13 @@ hipError_t hipTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmax
         "libamdhip64.so.5", "hipTexRefGetMipmapLevelClamp", (void **)&hip_real.hipTexRefGetMipmapLevelClamp);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pminMipmapLevelClamp, pmaxMipmapLevelClamp, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17721,8 +17723,8 @@ hipError_t hipTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmax
   tracer_record[3] = tracer_record_call(269, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pminMipmapLevelClamp ? tracer_slot_float(*tracer_args.pminMipmapLevelClamp) : 0;
   tracer_record[8] = tracer_args.pmaxMipmapLevelClamp ? tracer_slot_float(*tracer_args.pmaxMipmapLevelClamp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipmapLevelClamp_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipmapLevelClamp, tracer_record);
   else
@@ -17740,13 +17742,13 @@ hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t *pArray, const texture
         "libamdhip64.so.5", "hipTexRefGetMipMappedArray", (void **)&hip_real.hipTexRefGetMipMappedArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pArray, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17782,8 +17784,8 @@ hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t *pArray, const texture
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(270, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pArray ? (uint64_t)(uintptr_t)(*tracer_args.pArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipMappedArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipMappedArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipMappedArray, tracer_record);
   else
@@ -17802,13 +17804,13 @@ hipError_t hipTexRefSetAddress(size_t *ByteOffset, textureReference *texRef, hip
         "libamdhip64.so.5", "hipTexRefSetAddress", (void **)&hip_real.hipTexRefSetAddress);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ByteOffset, texRef, dptr, bytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17849,8 +17851,8 @@ hipError_t hipTexRefSetAddress(size_t *ByteOffset, textureReference *texRef, hip
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(271, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.ByteOffset ? (uint64_t)(*tracer_args.ByteOffset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddress_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddress__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddress, tracer_record);
   else
@@ -17869,13 +17871,13 @@ hipError_t hipTexRefSetAddress2D(textureReference *texRef, const HIP_ARRAY_DESCR
         "libamdhip64.so.5", "hipTexRefSetAddress2D", (void **)&hip_real.hipTexRefSetAddress2D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, desc, dptr, Pitch);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17915,8 +17917,8 @@ hipError_t hipTexRefSetAddress2D(textureReference *texRef, const HIP_ARRAY_DESCR
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(272, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddress2D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddress2D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddress2D, tracer_record);
   else
@@ -17934,13 +17936,13 @@ hipError_t hipTexRefSetMaxAnisotropy(textureReference *texRef, unsigned int maxA
         "libamdhip64.so.5", "hipTexRefSetMaxAnisotropy", (void **)&hip_real.hipTexRefSetMaxAnisotropy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, maxAniso);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17975,8 +17977,8 @@ hipError_t hipTexRefSetMaxAnisotropy(textureReference *texRef, unsigned int maxA
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(273, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMaxAnisotropy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMaxAnisotropy, tracer_record);
   else
@@ -17994,13 +17996,13 @@ hipError_t hipTexRefSetBorderColor(textureReference *texRef, float *pBorderColor
         "libamdhip64.so.5", "hipTexRefSetBorderColor", (void **)&hip_real.hipTexRefSetBorderColor);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, pBorderColor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18036,8 +18038,8 @@ hipError_t hipTexRefSetBorderColor(textureReference *texRef, float *pBorderColor
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(274, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pBorderColor ? tracer_slot_float(*tracer_args.pBorderColor) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetBorderColor_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetBorderColor__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetBorderColor, tracer_record);
   else
@@ -18055,13 +18057,13 @@ hipError_t hipTexRefSetMipmapFilterMode(textureReference *texRef, enum hipTextur
         "libamdhip64.so.5", "hipTexRefSetMipmapFilterMode", (void **)&hip_real.hipTexRefSetMipmapFilterMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, fm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18096,8 +18098,8 @@ hipError_t hipTexRefSetMipmapFilterMode(textureReference *texRef, enum hipTextur
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(275, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmapFilterMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmapFilterMode, tracer_record);
   else
@@ -18115,13 +18117,13 @@ hipError_t hipTexRefSetMipmapLevelBias(textureReference *texRef, float bias) {
         "libamdhip64.so.5", "hipTexRefSetMipmapLevelBias", (void **)&hip_real.hipTexRefSetMipmapLevelBias);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, bias);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18156,8 +18158,8 @@ hipError_t hipTexRefSetMipmapLevelBias(textureReference *texRef, float bias) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(276, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmapLevelBias_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmapLevelBias, tracer_record);
   else
@@ -18176,13 +18178,13 @@ hipError_t hipTexRefSetMipmapLevelClamp(textureReference *texRef, float minMipMa
         "libamdhip64.so.5", "hipTexRefSetMipmapLevelClamp", (void **)&hip_real.hipTexRefSetMipmapLevelClamp);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, minMipMapLevelClamp, maxMipMapLevelClamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18220,8 +18222,8 @@ hipError_t hipTexRefSetMipmapLevelClamp(textureReference *texRef, float minMipMa
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(277, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmapLevelClamp_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmapLevelClamp, tracer_record);
   else
@@ -18240,13 +18242,13 @@ hipError_t hipTexRefSetMipmappedArray(textureReference *texRef,
         "libamdhip64.so.5", "hipTexRefSetMipmappedArray", (void **)&hip_real.hipTexRefSetMipmappedArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, mipmappedArray, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18284,8 +18286,8 @@ hipError_t hipTexRefSetMipmappedArray(textureReference *texRef,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(278, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmappedArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmappedArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmappedArray, tracer_record);
   else
@@ -18305,13 +18307,13 @@ hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t *pHandle,
         "libamdhip64.so.5", "hipMipmappedArrayCreate", (void **)&hip_real.hipMipmappedArrayCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHandle, pMipmappedArrayDesc, numMipmapLevels);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18350,8 +18352,8 @@ hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t *pHandle,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(279, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pHandle ? (uint64_t)(uintptr_t)(*tracer_args.pHandle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMipmappedArrayCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMipmappedArrayCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipMipmappedArrayCreate, tracer_record);
   else
@@ -18369,13 +18371,13 @@ hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t hMipmappedArray) {
         "libamdhip64.so.5", "hipMipmappedArrayDestroy", (void **)&hip_real.hipMipmappedArrayDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18408,8 +18410,8 @@ hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t hMipmappedArray) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(280, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMipmappedArrayDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMipmappedArrayDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipMipmappedArrayDestroy, tracer_record);
   else
@@ -18428,13 +18430,13 @@ hipError_t hipMipmappedArrayGetLevel(hipArray_t *pLevelArray, hipMipmappedArray_
         "libamdhip64.so.5", "hipMipmappedArrayGetLevel", (void **)&hip_real.hipMipmappedArrayGetLevel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pLevelArray, hMipMappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18473,8 +18475,8 @@ hipError_t hipMipmappedArrayGetLevel(hipArray_t *pLevelArray, hipMipmappedArray_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(281, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pLevelArray ? (uint64_t)(uintptr_t)(*tracer_args.pLevelArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMipmappedArrayGetLevel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMipmappedArrayGetLevel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel))
     lttng_ust_tracepoint(lttng_ust_hip, hipMipmappedArrayGetLevel, tracer_record);
   else
@@ -18492,13 +18494,13 @@ hipError_t hipRegisterApiCallback(uint32_t id, void *fun, void *arg) {
         "libamdhip64.so.5", "hipRegisterApiCallback", (void **)&hip_real.hipRegisterApiCallback);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(id, fun, arg);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18535,8 +18537,8 @@ hipError_t hipRegisterApiCallback(uint32_t id, void *fun, void *arg) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(282, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipRegisterApiCallback_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipRegisterApiCallback__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback))
     lttng_ust_tracepoint(lttng_ust_hip, hipRegisterApiCallback, tracer_record);
   else
@@ -18554,13 +18556,13 @@ hipError_t hipRemoveApiCallback(uint32_t id) {
         "libamdhip64.so.5", "hipRemoveApiCallback", (void **)&hip_real.hipRemoveApiCallback);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18593,8 +18595,8 @@ hipError_t hipRemoveApiCallback(uint32_t id) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(283, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipRemoveApiCallback_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipRemoveApiCallback__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback))
     lttng_ust_tracepoint(lttng_ust_hip, hipRemoveApiCallback, tracer_record);
   else
@@ -18612,13 +18614,13 @@ hipError_t hipRegisterActivityCallback(uint32_t id, void *fun, void *arg) {
         "libamdhip64.so.5", "hipRegisterActivityCallback", (void **)&hip_real.hipRegisterActivityCallback);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(id, fun, arg);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18655,8 +18657,8 @@ hipError_t hipRegisterActivityCallback(uint32_t id, void *fun, void *arg) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(284, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipRegisterActivityCallback_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipRegisterActivityCallback__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback))
     lttng_ust_tracepoint(lttng_ust_hip, hipRegisterActivityCallback, tracer_record);
   else
@@ -18674,13 +18676,13 @@ hipError_t hipRemoveActivityCallback(uint32_t id) {
         "libamdhip64.so.5", "hipRemoveActivityCallback", (void **)&hip_real.hipRemoveActivityCallback);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18713,8 +18715,8 @@ hipError_t hipRemoveActivityCallback(uint32_t id) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(285, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipRemoveActivityCallback_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipRemoveActivityCallback__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback))
     lttng_ust_tracepoint(lttng_ust_hip, hipRemoveActivityCallback, tracer_record);
   else
@@ -18732,13 +18734,13 @@ const char *hipApiName(uint32_t id) {
         "libamdhip64.so.5", "hipApiName", (void **)&hip_real.hipApiName);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18772,8 +18774,8 @@ const char *hipApiName(uint32_t id) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(286, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipApiName_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipApiName__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName))
     lttng_ust_tracepoint(lttng_ust_hip, hipApiName, tracer_record);
   else
@@ -18791,13 +18793,13 @@ const char *hipKernelNameRef(const hipFunction_t f) {
         "libamdhip64.so.5", "hipKernelNameRef", (void **)&hip_real.hipKernelNameRef);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18831,8 +18833,8 @@ const char *hipKernelNameRef(const hipFunction_t f) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(287, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipKernelNameRef_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipKernelNameRef__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef))
     lttng_ust_tracepoint(lttng_ust_hip, hipKernelNameRef, tracer_record);
   else
@@ -18850,13 +18852,13 @@ const char *hipKernelNameRefByPtr(const void *hostFunction, hipStream_t stream) 
         "libamdhip64.so.5", "hipKernelNameRefByPtr", (void **)&hip_real.hipKernelNameRefByPtr);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hostFunction, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18892,8 +18894,8 @@ const char *hipKernelNameRefByPtr(const void *hostFunction, hipStream_t stream) 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(288, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipKernelNameRefByPtr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipKernelNameRefByPtr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr))
     lttng_ust_tracepoint(lttng_ust_hip, hipKernelNameRefByPtr, tracer_record);
   else
@@ -18911,13 +18913,13 @@ int hipGetStreamDeviceId(hipStream_t stream) {
         "libamdhip64.so.5", "hipGetStreamDeviceId", (void **)&hip_real.hipGetStreamDeviceId);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18951,8 +18953,8 @@ int hipGetStreamDeviceId(hipStream_t stream) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(289, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGetStreamDeviceId_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGetStreamDeviceId__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetStreamDeviceId, tracer_record);
   else
@@ -18970,13 +18972,13 @@ hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) 
         "libamdhip64.so.5", "hipStreamBeginCapture", (void **)&hip_real.hipStreamBeginCapture);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19011,8 +19013,8 @@ hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(290, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamBeginCapture_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamBeginCapture__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamBeginCapture, tracer_record);
   else
@@ -19030,13 +19032,13 @@ hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t *pGraph) {
         "libamdhip64.so.5", "hipStreamEndCapture", (void **)&hip_real.hipStreamEndCapture);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19072,8 +19074,8 @@ hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t *pGraph) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(291, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamEndCapture_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamEndCapture__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamEndCapture, tracer_record);
   else
@@ -19092,13 +19094,13 @@ hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *p
         "libamdhip64.so.5", "hipStreamGetCaptureInfo", (void **)&hip_real.hipStreamGetCaptureInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, pCaptureStatus, pId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19138,8 +19140,8 @@ hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *p
   tracer_record[3] = tracer_record_call(292, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCaptureStatus ? (uint64_t)(*tracer_args.pCaptureStatus) : 0;
   tracer_record[8] = tracer_args.pId ? (uint64_t)(*tracer_args.pId) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetCaptureInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetCaptureInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetCaptureInfo, tracer_record);
   else
@@ -19160,14 +19162,14 @@ hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream, hipStreamCaptureStatus
         "libamdhip64.so.5", "hipStreamGetCaptureInfo_v2", (void **)&hip_real.hipStreamGetCaptureInfo_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, captureStatus_out, id_out, graph_out, dependencies_out,
                        numDependencies_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19218,8 +19220,8 @@ hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream, hipStreamCaptureStatus
   tracer_record[11] = tracer_args.id_out ? (uint64_t)(*tracer_args.id_out) : 0;
   tracer_record[12] = tracer_args.dependencies_out ? (uint64_t)(uintptr_t)(*tracer_args.dependencies_out) : 0;
   tracer_record[13] = tracer_args.numDependencies_out ? (uint64_t)(*tracer_args.numDependencies_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetCaptureInfo_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetCaptureInfo_v2, tracer_record);
   else
@@ -19237,13 +19239,13 @@ hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus *pCap
         "libamdhip64.so.5", "hipStreamIsCapturing", (void **)&hip_real.hipStreamIsCapturing);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, pCaptureStatus);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19279,8 +19281,8 @@ hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus *pCap
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(294, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pCaptureStatus ? (uint64_t)(*tracer_args.pCaptureStatus) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamIsCapturing_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamIsCapturing__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamIsCapturing, tracer_record);
   else
@@ -19299,13 +19301,13 @@ hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t
         "libamdhip64.so.5", "hipStreamUpdateCaptureDependencies", (void **)&hip_real.hipStreamUpdateCaptureDependencies);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, dependencies, numDependencies, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19345,8 +19347,8 @@ hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(295, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipStreamUpdateCaptureDependencies_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamUpdateCaptureDependencies, tracer_record);
   else
@@ -19364,13 +19366,13 @@ hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData)
         "libamdhip64.so.5", "hipLaunchHostFunc", (void **)&hip_real.hipLaunchHostFunc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, fn, userData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19407,8 +19409,8 @@ hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData)
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(296, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipLaunchHostFunc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipLaunchHostFunc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchHostFunc, tracer_record);
   else
@@ -19426,13 +19428,13 @@ hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *mode) {
         "libamdhip64.so.5", "hipThreadExchangeStreamCaptureMode", (void **)&hip_real.hipThreadExchangeStreamCaptureMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19465,8 +19467,8 @@ hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *mode) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(297, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipThreadExchangeStreamCaptureMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode))
     lttng_ust_tracepoint(lttng_ust_hip, hipThreadExchangeStreamCaptureMode, tracer_record);
   else
@@ -19484,13 +19486,13 @@ hipError_t hipGraphCreate(hipGraph_t *pGraph, unsigned int flags) {
         "libamdhip64.so.5", "hipGraphCreate", (void **)&hip_real.hipGraphCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19526,8 +19528,8 @@ hipError_t hipGraphCreate(hipGraph_t *pGraph, unsigned int flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(298, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphCreate, tracer_record);
   else
@@ -19545,13 +19547,13 @@ hipError_t hipGraphDestroy(hipGraph_t graph) {
         "libamdhip64.so.5", "hipGraphDestroy", (void **)&hip_real.hipGraphDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19584,8 +19586,8 @@ hipError_t hipGraphDestroy(hipGraph_t graph) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(299, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphDestroy, tracer_record);
   else
@@ -19604,13 +19606,13 @@ hipError_t hipGraphAddDependencies(hipGraph_t graph, const hipGraphNode_t *from,
         "libamdhip64.so.5", "hipGraphAddDependencies", (void **)&hip_real.hipGraphAddDependencies);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19650,8 +19652,8 @@ hipError_t hipGraphAddDependencies(hipGraph_t graph, const hipGraphNode_t *from,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(300, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddDependencies_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddDependencies__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddDependencies, tracer_record);
   else
@@ -19670,13 +19672,13 @@ hipError_t hipGraphRemoveDependencies(hipGraph_t graph, const hipGraphNode_t *fr
         "libamdhip64.so.5", "hipGraphRemoveDependencies", (void **)&hip_real.hipGraphRemoveDependencies);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19716,8 +19718,8 @@ hipError_t hipGraphRemoveDependencies(hipGraph_t graph, const hipGraphNode_t *fr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(301, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphRemoveDependencies_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphRemoveDependencies__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphRemoveDependencies, tracer_record);
   else
@@ -19736,13 +19738,13 @@ hipError_t hipGraphGetEdges(hipGraph_t graph, hipGraphNode_t *from, hipGraphNode
         "libamdhip64.so.5", "hipGraphGetEdges", (void **)&hip_real.hipGraphGetEdges);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, numEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19785,8 +19787,8 @@ hipError_t hipGraphGetEdges(hipGraph_t graph, hipGraphNode_t *from, hipGraphNode
   tracer_record[8] = tracer_args.from ? (uint64_t)(uintptr_t)(*tracer_args.from) : 0;
   tracer_record[9] = tracer_args.to ? (uint64_t)(uintptr_t)(*tracer_args.to) : 0;
   tracer_record[10] = tracer_args.numEdges ? (uint64_t)(*tracer_args.numEdges) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetEdges_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetEdges__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetEdges, tracer_record);
   else
@@ -19804,13 +19806,13 @@ hipError_t hipGraphGetNodes(hipGraph_t graph, hipGraphNode_t *nodes, size_t *num
         "libamdhip64.so.5", "hipGraphGetNodes", (void **)&hip_real.hipGraphGetNodes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, nodes, numNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19850,8 +19852,8 @@ hipError_t hipGraphGetNodes(hipGraph_t graph, hipGraphNode_t *nodes, size_t *num
   tracer_record[3] = tracer_record_call(303, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.nodes ? (uint64_t)(uintptr_t)(*tracer_args.nodes) : 0;
   tracer_record[8] = tracer_args.numNodes ? (uint64_t)(*tracer_args.numNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetNodes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetNodes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetNodes, tracer_record);
   else
@@ -19869,13 +19871,13 @@ hipError_t hipGraphGetRootNodes(hipGraph_t graph, hipGraphNode_t *pRootNodes, si
         "libamdhip64.so.5", "hipGraphGetRootNodes", (void **)&hip_real.hipGraphGetRootNodes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, pRootNodes, pNumRootNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19915,8 +19917,8 @@ hipError_t hipGraphGetRootNodes(hipGraph_t graph, hipGraphNode_t *pRootNodes, si
   tracer_record[3] = tracer_record_call(304, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pRootNodes ? (uint64_t)(uintptr_t)(*tracer_args.pRootNodes) : 0;
   tracer_record[8] = tracer_args.pNumRootNodes ? (uint64_t)(*tracer_args.pNumRootNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetRootNodes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetRootNodes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetRootNodes, tracer_record);
   else
@@ -19935,13 +19937,13 @@ hipError_t hipGraphNodeGetDependencies(hipGraphNode_t node, hipGraphNode_t *pDep
         "libamdhip64.so.5", "hipGraphNodeGetDependencies", (void **)&hip_real.hipGraphNodeGetDependencies);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pDependencies, pNumDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19981,8 +19983,8 @@ hipError_t hipGraphNodeGetDependencies(hipGraphNode_t node, hipGraphNode_t *pDep
   tracer_record[3] = tracer_record_call(305, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pDependencies ? (uint64_t)(uintptr_t)(*tracer_args.pDependencies) : 0;
   tracer_record[8] = tracer_args.pNumDependencies ? (uint64_t)(*tracer_args.pNumDependencies) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeGetDependencies_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeGetDependencies__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeGetDependencies, tracer_record);
   else
@@ -20001,13 +20003,13 @@ hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t node, hipGraphNode_t *pD
         "libamdhip64.so.5", "hipGraphNodeGetDependentNodes", (void **)&hip_real.hipGraphNodeGetDependentNodes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pDependentNodes, pNumDependentNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20047,8 +20049,8 @@ hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t node, hipGraphNode_t *pD
   tracer_record[3] = tracer_record_call(306, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pDependentNodes ? (uint64_t)(uintptr_t)(*tracer_args.pDependentNodes) : 0;
   tracer_record[8] = tracer_args.pNumDependentNodes ? (uint64_t)(*tracer_args.pNumDependentNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeGetDependentNodes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeGetDependentNodes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeGetDependentNodes, tracer_record);
   else
@@ -20066,13 +20068,13 @@ hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType *pType) {
         "libamdhip64.so.5", "hipGraphNodeGetType", (void **)&hip_real.hipGraphNodeGetType);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20108,8 +20110,8 @@ hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType *pType) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(307, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pType ? (uint64_t)(*tracer_args.pType) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeGetType_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeGetType__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeGetType, tracer_record);
   else
@@ -20127,13 +20129,13 @@ hipError_t hipGraphDestroyNode(hipGraphNode_t node) {
         "libamdhip64.so.5", "hipGraphDestroyNode", (void **)&hip_real.hipGraphDestroyNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20166,8 +20168,8 @@ hipError_t hipGraphDestroyNode(hipGraphNode_t node) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(308, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphDestroyNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphDestroyNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphDestroyNode, tracer_record);
   else
@@ -20185,13 +20187,13 @@ hipError_t hipGraphClone(hipGraph_t *pGraphClone, hipGraph_t originalGraph) {
         "libamdhip64.so.5", "hipGraphClone", (void **)&hip_real.hipGraphClone);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphClone, originalGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20227,8 +20229,8 @@ hipError_t hipGraphClone(hipGraph_t *pGraphClone, hipGraph_t originalGraph) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(309, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pGraphClone ? (uint64_t)(uintptr_t)(*tracer_args.pGraphClone) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphClone_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphClone__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphClone, tracer_record);
   else
@@ -20247,13 +20249,13 @@ hipError_t hipGraphNodeFindInClone(hipGraphNode_t *pNode, hipGraphNode_t origina
         "libamdhip64.so.5", "hipGraphNodeFindInClone", (void **)&hip_real.hipGraphNodeFindInClone);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pNode, originalNode, clonedGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20292,8 +20294,8 @@ hipError_t hipGraphNodeFindInClone(hipGraphNode_t *pNode, hipGraphNode_t origina
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(310, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pNode ? (uint64_t)(uintptr_t)(*tracer_args.pNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeFindInClone_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeFindInClone__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeFindInClone, tracer_record);
   else
@@ -20312,13 +20314,13 @@ hipError_t hipGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph,
         "libamdhip64.so.5", "hipGraphInstantiate", (void **)&hip_real.hipGraphInstantiate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, pErrorNode, pLogBuffer, bufferSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20364,8 +20366,8 @@ hipError_t hipGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph,
   tracer_record[9] = tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
   tracer_record[10] = tracer_args.pErrorNode ? (uint64_t)(uintptr_t)(*tracer_args.pErrorNode) : 0;
   tracer_record[11] = tracer_args.pLogBuffer ? (uint64_t)(int64_t)(*tracer_args.pLogBuffer) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphInstantiate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphInstantiate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphInstantiate, tracer_record);
   else
@@ -20384,13 +20386,13 @@ hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hipGraph_t g
         "libamdhip64.so.5", "hipGraphInstantiateWithFlags", (void **)&hip_real.hipGraphInstantiateWithFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20429,8 +20431,8 @@ hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hipGraph_t g
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(312, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphInstantiateWithFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphInstantiateWithFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphInstantiateWithFlags, tracer_record);
   else
@@ -20448,13 +20450,13 @@ hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream) {
         "libamdhip64.so.5", "hipGraphLaunch", (void **)&hip_real.hipGraphLaunch);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graphExec, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20489,8 +20491,8 @@ hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(313, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphLaunch_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphLaunch__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphLaunch, tracer_record);
   else
@@ -20508,13 +20510,13 @@ hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec) {
         "libamdhip64.so.5", "hipGraphExecDestroy", (void **)&hip_real.hipGraphExecDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graphExec);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20547,8 +20549,8 @@ hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(314, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecDestroy, tracer_record);
   else
@@ -20568,13 +20570,13 @@ hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph,
         "libamdhip64.so.5", "hipGraphExecUpdate", (void **)&hip_real.hipGraphExecUpdate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hGraph, hErrorNode_out, updateResult_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20614,8 +20616,8 @@ hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(315, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecUpdate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecUpdate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecUpdate, tracer_record);
   else
@@ -20635,13 +20637,13 @@ hipError_t hipGraphAddKernelNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
         "libamdhip64.so.5", "hipGraphAddKernelNode", (void **)&hip_real.hipGraphAddKernelNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20685,8 +20687,8 @@ hipError_t hipGraphAddKernelNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(316, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddKernelNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddKernelNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddKernelNode, tracer_record);
   else
@@ -20704,13 +20706,13 @@ hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t node, hipKernelNodeParams 
         "libamdhip64.so.5", "hipGraphKernelNodeGetParams", (void **)&hip_real.hipGraphKernelNodeGetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20745,8 +20747,8 @@ hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t node, hipKernelNodeParams 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(317, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeGetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeGetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeGetParams, tracer_record);
   else
@@ -20764,13 +20766,13 @@ hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t node, const hipKernelNodeP
         "libamdhip64.so.5", "hipGraphKernelNodeSetParams", (void **)&hip_real.hipGraphKernelNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20805,8 +20807,8 @@ hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t node, const hipKernelNodeP
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(318, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeSetParams, tracer_record);
   else
@@ -20825,13 +20827,13 @@ hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
         "libamdhip64.so.5", "hipGraphExecKernelNodeSetParams", (void **)&hip_real.hipGraphExecKernelNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20869,8 +20871,8 @@ hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(319, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecKernelNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecKernelNodeSetParams, tracer_record);
   else
@@ -20890,13 +20892,13 @@ hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
         "libamdhip64.so.5", "hipGraphAddMemcpyNode", (void **)&hip_real.hipGraphAddMemcpyNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20940,8 +20942,8 @@ hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(320, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNode, tracer_record);
   else
@@ -20959,13 +20961,13 @@ hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms *pN
         "libamdhip64.so.5", "hipGraphMemcpyNodeGetParams", (void **)&hip_real.hipGraphMemcpyNodeGetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21000,8 +21002,8 @@ hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms *pN
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(321, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeGetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeGetParams, tracer_record);
   else
@@ -21019,13 +21021,13 @@ hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DPar
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParams", (void **)&hip_real.hipGraphMemcpyNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21060,8 +21062,8 @@ hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DPar
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(322, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParams, tracer_record);
   else
@@ -21080,13 +21082,13 @@ hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKernelNodeAtt
         "libamdhip64.so.5", "hipGraphKernelNodeSetAttribute", (void **)&hip_real.hipGraphKernelNodeSetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21123,8 +21125,8 @@ hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKernelNodeAtt
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(323, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeSetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeSetAttribute, tracer_record);
   else
@@ -21143,13 +21145,13 @@ hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t hNode, hipKernelNodeAtt
         "libamdhip64.so.5", "hipGraphKernelNodeGetAttribute", (void **)&hip_real.hipGraphKernelNodeGetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21186,8 +21188,8 @@ hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t hNode, hipKernelNodeAtt
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(324, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeGetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeGetAttribute, tracer_record);
   else
@@ -21206,13 +21208,13 @@ hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParams", (void **)&hip_real.hipGraphExecMemcpyNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21250,8 +21252,8 @@ hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(325, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams, tracer_record);
   else
@@ -21271,13 +21273,13 @@ hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGraph_t graph,
         "libamdhip64.so.5", "hipGraphAddMemcpyNode1D", (void **)&hip_real.hipGraphAddMemcpyNode1D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21329,8 +21331,8 @@ hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(326, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNode1D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNode1D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNode1D, tracer_record);
   else
@@ -21349,13 +21351,13 @@ hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const v
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParams1D", (void **)&hip_real.hipGraphMemcpyNodeSetParams1D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21397,8 +21399,8 @@ hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const v
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(327, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D, tracer_record);
   else
@@ -21418,13 +21420,13 @@ hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraph
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParams1D", (void **)&hip_real.hipGraphExecMemcpyNodeSetParams1D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21468,8 +21470,8 @@ hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraph
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(328, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D, tracer_record);
   else
@@ -21490,14 +21492,14 @@ hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *pGraphNode, hipGraph_
         "libamdhip64.so.5", "hipGraphAddMemcpyNodeFromSymbol", (void **)&hip_real.hipGraphAddMemcpyNodeFromSymbol);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, symbol, count,
                        offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21551,8 +21553,8 @@ hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *pGraphNode, hipGraph_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(329, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol, tracer_record);
   else
@@ -21571,13 +21573,13 @@ hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void *dst,
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParamsFromSymbol", (void **)&hip_real.hipGraphMemcpyNodeSetParamsFromSymbol);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21621,8 +21623,8 @@ hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void *dst,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(330, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol, tracer_record);
   else
@@ -21642,13 +21644,13 @@ hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec, 
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParamsFromSymbol", (void **)&hip_real.hipGraphExecMemcpyNodeSetParamsFromSymbol);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21695,8 +21697,8 @@ hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec, 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(331, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol, tracer_record);
   else
@@ -21718,14 +21720,14 @@ hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t *pGraphNode, hipGraph_t 
         "libamdhip64.so.5", "hipGraphAddMemcpyNodeToSymbol", (void **)&hip_real.hipGraphAddMemcpyNodeToSymbol);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, symbol, src, count,
                        offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21779,8 +21781,8 @@ hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t *pGraphNode, hipGraph_t 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(332, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol, tracer_record);
   else
@@ -21800,13 +21802,13 @@ hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void *
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParamsToSymbol", (void **)&hip_real.hipGraphMemcpyNodeSetParamsToSymbol);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21850,8 +21852,8 @@ hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void *
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(333, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol, tracer_record);
   else
@@ -21871,13 +21873,13 @@ hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hi
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParamsToSymbol", (void **)&hip_real.hipGraphExecMemcpyNodeSetParamsToSymbol);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21924,8 +21926,8 @@ hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hi
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(334, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol, tracer_record);
   else
@@ -21945,13 +21947,13 @@ hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
         "libamdhip64.so.5", "hipGraphAddMemsetNode", (void **)&hip_real.hipGraphAddMemsetNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21995,8 +21997,8 @@ hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(335, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemsetNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemsetNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemsetNode, tracer_record);
   else
@@ -22014,13 +22016,13 @@ hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams *pNo
         "libamdhip64.so.5", "hipGraphMemsetNodeGetParams", (void **)&hip_real.hipGraphMemsetNodeGetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22055,8 +22057,8 @@ hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams *pNo
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(336, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemsetNodeGetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemsetNodeGetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemsetNodeGetParams, tracer_record);
   else
@@ -22074,13 +22076,13 @@ hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParam
         "libamdhip64.so.5", "hipGraphMemsetNodeSetParams", (void **)&hip_real.hipGraphMemsetNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22115,8 +22117,8 @@ hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParam
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(337, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemsetNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemsetNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemsetNodeSetParams, tracer_record);
   else
@@ -22135,13 +22137,13 @@ hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
         "libamdhip64.so.5", "hipGraphExecMemsetNodeSetParams", (void **)&hip_real.hipGraphExecMemsetNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22179,8 +22181,8 @@ hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(338, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemsetNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemsetNodeSetParams, tracer_record);
   else
@@ -22200,13 +22202,13 @@ hipError_t hipGraphAddHostNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
         "libamdhip64.so.5", "hipGraphAddHostNode", (void **)&hip_real.hipGraphAddHostNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22250,8 +22252,8 @@ hipError_t hipGraphAddHostNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(339, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddHostNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddHostNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddHostNode, tracer_record);
   else
@@ -22269,13 +22271,13 @@ hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams *pNo
         "libamdhip64.so.5", "hipGraphHostNodeGetParams", (void **)&hip_real.hipGraphHostNodeGetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22310,8 +22312,8 @@ hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams *pNo
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(340, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphHostNodeGetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphHostNodeGetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphHostNodeGetParams, tracer_record);
   else
@@ -22329,13 +22331,13 @@ hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParam
         "libamdhip64.so.5", "hipGraphHostNodeSetParams", (void **)&hip_real.hipGraphHostNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22370,8 +22372,8 @@ hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParam
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(341, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphHostNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphHostNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphHostNodeSetParams, tracer_record);
   else
@@ -22390,13 +22392,13 @@ hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode
         "libamdhip64.so.5", "hipGraphExecHostNodeSetParams", (void **)&hip_real.hipGraphExecHostNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22434,8 +22436,8 @@ hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(342, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecHostNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecHostNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecHostNodeSetParams, tracer_record);
   else
@@ -22455,13 +22457,13 @@ hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t grap
         "libamdhip64.so.5", "hipGraphAddChildGraphNode", (void **)&hip_real.hipGraphAddChildGraphNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22505,8 +22507,8 @@ hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t grap
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(343, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddChildGraphNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddChildGraphNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddChildGraphNode, tracer_record);
   else
@@ -22524,13 +22526,13 @@ hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t *pGrap
         "libamdhip64.so.5", "hipGraphChildGraphNodeGetGraph", (void **)&hip_real.hipGraphChildGraphNodeGetGraph);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22566,8 +22568,8 @@ hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t *pGrap
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(344, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphChildGraphNodeGetGraph_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphChildGraphNodeGetGraph, tracer_record);
   else
@@ -22586,13 +22588,13 @@ hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphExec, hipGra
         "libamdhip64.so.5", "hipGraphExecChildGraphNodeSetParams", (void **)&hip_real.hipGraphExecChildGraphNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22630,8 +22632,8 @@ hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphExec, hipGra
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(345, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams, tracer_record);
   else
@@ -22650,13 +22652,13 @@ hipError_t hipGraphAddEmptyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
         "libamdhip64.so.5", "hipGraphAddEmptyNode", (void **)&hip_real.hipGraphAddEmptyNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22697,8 +22699,8 @@ hipError_t hipGraphAddEmptyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(346, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddEmptyNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddEmptyNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddEmptyNode, tracer_record);
   else
@@ -22718,13 +22720,13 @@ hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *pGraphNode, hipGraph_t gra
         "libamdhip64.so.5", "hipGraphAddEventRecordNode", (void **)&hip_real.hipGraphAddEventRecordNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22768,8 +22770,8 @@ hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *pGraphNode, hipGraph_t gra
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(347, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddEventRecordNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddEventRecordNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddEventRecordNode, tracer_record);
   else
@@ -22787,13 +22789,13 @@ hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t node, hipEvent_t *even
         "libamdhip64.so.5", "hipGraphEventRecordNodeGetEvent", (void **)&hip_real.hipGraphEventRecordNodeGetEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22829,8 +22831,8 @@ hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t node, hipEvent_t *even
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(348, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventRecordNodeGetEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventRecordNodeGetEvent, tracer_record);
   else
@@ -22848,13 +22850,13 @@ hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t node, hipEvent_t event
         "libamdhip64.so.5", "hipGraphEventRecordNodeSetEvent", (void **)&hip_real.hipGraphEventRecordNodeSetEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22889,8 +22891,8 @@ hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t node, hipEvent_t event
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(349, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventRecordNodeSetEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventRecordNodeSetEvent, tracer_record);
   else
@@ -22909,13 +22911,13 @@ hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGra
         "libamdhip64.so.5", "hipGraphExecEventRecordNodeSetEvent", (void **)&hip_real.hipGraphExecEventRecordNodeSetEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22953,8 +22955,8 @@ hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGra
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(350, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent, tracer_record);
   else
@@ -22974,13 +22976,13 @@ hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph
         "libamdhip64.so.5", "hipGraphAddEventWaitNode", (void **)&hip_real.hipGraphAddEventWaitNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23024,8 +23026,8 @@ hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(351, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddEventWaitNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddEventWaitNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddEventWaitNode, tracer_record);
   else
@@ -23043,13 +23045,13 @@ hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_
         "libamdhip64.so.5", "hipGraphEventWaitNodeGetEvent", (void **)&hip_real.hipGraphEventWaitNodeGetEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23085,8 +23087,8 @@ hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(352, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventWaitNodeGetEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventWaitNodeGetEvent, tracer_record);
   else
@@ -23104,13 +23106,13 @@ hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event) 
         "libamdhip64.so.5", "hipGraphEventWaitNodeSetEvent", (void **)&hip_real.hipGraphEventWaitNodeSetEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23145,8 +23147,8 @@ hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event) 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(353, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventWaitNodeSetEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventWaitNodeSetEvent, tracer_record);
   else
@@ -23165,13 +23167,13 @@ hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraph
         "libamdhip64.so.5", "hipGraphExecEventWaitNodeSetEvent", (void **)&hip_real.hipGraphExecEventWaitNodeSetEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23209,8 +23211,8 @@ hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraph
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(354, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent, tracer_record);
   else
@@ -23228,13 +23230,13 @@ hipError_t hipMemAddressFree(void *devPtr, size_t size) {
         "libamdhip64.so.5", "hipMemAddressFree", (void **)&hip_real.hipMemAddressFree);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23269,8 +23271,8 @@ hipError_t hipMemAddressFree(void *devPtr, size_t size) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(355, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemAddressFree_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemAddressFree__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAddressFree, tracer_record);
   else
@@ -23289,13 +23291,13 @@ hipError_t hipMemAddressReserve(void **ptr, size_t size, size_t alignment, void 
         "libamdhip64.so.5", "hipMemAddressReserve", (void **)&hip_real.hipMemAddressReserve);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, alignment, addr, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23338,8 +23340,8 @@ hipError_t hipMemAddressReserve(void **ptr, size_t size, size_t alignment, void 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(356, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemAddressReserve_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemAddressReserve__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAddressReserve, tracer_record);
   else
@@ -23358,13 +23360,13 @@ hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size,
         "libamdhip64.so.5", "hipMemCreate", (void **)&hip_real.hipMemCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, size, prop, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23405,8 +23407,8 @@ hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(357, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemCreate, tracer_record);
   else
@@ -23427,13 +23429,13 @@ hipError_t hipMemExportToShareableHandle(void *shareableHandle,
         "libamdhip64.so.5", "hipMemExportToShareableHandle", (void **)&hip_real.hipMemExportToShareableHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(shareableHandle, handle, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23473,8 +23475,8 @@ hipError_t hipMemExportToShareableHandle(void *shareableHandle,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(358, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemExportToShareableHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemExportToShareableHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemExportToShareableHandle, tracer_record);
   else
@@ -23492,13 +23494,13 @@ hipError_t hipMemGetAccess(unsigned long long *flags, const hipMemLocation *loca
         "libamdhip64.so.5", "hipMemGetAccess", (void **)&hip_real.hipMemGetAccess);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags, location, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23536,8 +23538,8 @@ hipError_t hipMemGetAccess(unsigned long long *flags, const hipMemLocation *loca
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(359, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAccess_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAccess__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAccess, tracer_record);
   else
@@ -23556,13 +23558,13 @@ hipError_t hipMemGetAllocationGranularity(size_t *granularity, const hipMemAlloc
         "libamdhip64.so.5", "hipMemGetAllocationGranularity", (void **)&hip_real.hipMemGetAllocationGranularity);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(granularity, prop, option);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23601,8 +23603,8 @@ hipError_t hipMemGetAllocationGranularity(size_t *granularity, const hipMemAlloc
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(360, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.granularity ? (uint64_t)(*tracer_args.granularity) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAllocationGranularity_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAllocationGranularity__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAllocationGranularity, tracer_record);
   else
@@ -23621,13 +23623,13 @@ hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *prop,
         "libamdhip64.so.5", "hipMemGetAllocationPropertiesFromHandle", (void **)&hip_real.hipMemGetAllocationPropertiesFromHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(prop, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23662,8 +23664,8 @@ hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *prop,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(361, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle, tracer_record);
   else
@@ -23682,13 +23684,13 @@ hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *hand
         "libamdhip64.so.5", "hipMemImportFromShareableHandle", (void **)&hip_real.hipMemImportFromShareableHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, osHandle, shHandleType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23727,8 +23729,8 @@ hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *hand
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(362, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemImportFromShareableHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemImportFromShareableHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemImportFromShareableHandle, tracer_record);
   else
@@ -23747,13 +23749,13 @@ hipError_t hipMemMap(void *ptr, size_t size, size_t offset, hipMemGenericAllocat
         "libamdhip64.so.5", "hipMemMap", (void **)&hip_real.hipMemMap);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, offset, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23795,8 +23797,8 @@ hipError_t hipMemMap(void *ptr, size_t size, size_t offset, hipMemGenericAllocat
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(363, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemMap_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemMap__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemMap, tracer_record);
   else
@@ -23814,13 +23816,13 @@ hipError_t hipMemMapArrayAsync(hipArrayMapInfo *mapInfoList, unsigned int count,
         "libamdhip64.so.5", "hipMemMapArrayAsync", (void **)&hip_real.hipMemMapArrayAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mapInfoList, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23858,8 +23860,8 @@ hipError_t hipMemMapArrayAsync(hipArrayMapInfo *mapInfoList, unsigned int count,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(364, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemMapArrayAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemMapArrayAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemMapArrayAsync, tracer_record);
   else
@@ -23877,13 +23879,13 @@ hipError_t hipMemRelease(hipMemGenericAllocationHandle_t handle) {
         "libamdhip64.so.5", "hipMemRelease", (void **)&hip_real.hipMemRelease);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23916,8 +23918,8 @@ hipError_t hipMemRelease(hipMemGenericAllocationHandle_t handle) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(365, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemRelease_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemRelease__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemRelease, tracer_record);
   else
@@ -23935,13 +23937,13 @@ hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *handle,
         "libamdhip64.so.5", "hipMemRetainAllocationHandle", (void **)&hip_real.hipMemRetainAllocationHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, addr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23977,8 +23979,8 @@ hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *handle,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(366, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemRetainAllocationHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemRetainAllocationHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemRetainAllocationHandle, tracer_record);
   else
@@ -23996,13 +23998,13 @@ hipError_t hipMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc,
         "libamdhip64.so.5", "hipMemSetAccess", (void **)&hip_real.hipMemSetAccess);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, desc, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24042,8 +24044,8 @@ hipError_t hipMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(367, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemSetAccess_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemSetAccess__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemSetAccess, tracer_record);
   else
@@ -24061,13 +24063,13 @@ hipError_t hipMemUnmap(void *ptr, size_t size) {
         "libamdhip64.so.5", "hipMemUnmap", (void **)&hip_real.hipMemUnmap);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24102,8 +24104,8 @@ hipError_t hipMemUnmap(void *ptr, size_t size) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(368, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipMemUnmap_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipMemUnmap__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemUnmap, tracer_record);
   else
@@ -24122,13 +24124,13 @@ hipError_t hipGLGetDevices(unsigned int *pHipDeviceCount, int *pHipDevices,
         "libamdhip64.so.5", "hipGLGetDevices", (void **)&hip_real.hipGLGetDevices);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHipDeviceCount, pHipDevices, hipDeviceCount, deviceList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24170,8 +24172,8 @@ hipError_t hipGLGetDevices(unsigned int *pHipDeviceCount, int *pHipDevices,
   tracer_record[3] = tracer_record_call(369, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pHipDeviceCount ? (uint64_t)(*tracer_args.pHipDeviceCount) : 0;
   tracer_record[9] = tracer_args.pHipDevices ? (uint64_t)(int64_t)(*tracer_args.pHipDevices) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGLGetDevices_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGLGetDevices__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices))
     lttng_ust_tracepoint(lttng_ust_hip, hipGLGetDevices, tracer_record);
   else
@@ -24190,13 +24192,13 @@ hipError_t hipGraphicsGLRegisterBuffer(hipGraphicsResource **resource, GLuint bu
         "libamdhip64.so.5", "hipGraphicsGLRegisterBuffer", (void **)&hip_real.hipGraphicsGLRegisterBuffer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(resource, buffer, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24235,8 +24237,8 @@ hipError_t hipGraphicsGLRegisterBuffer(hipGraphicsResource **resource, GLuint bu
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(370, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.resource ? (uint64_t)(uintptr_t)(*tracer_args.resource) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsGLRegisterBuffer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsGLRegisterBuffer, tracer_record);
   else
@@ -24255,13 +24257,13 @@ hipError_t hipGraphicsGLRegisterImage(hipGraphicsResource **resource, GLuint ima
         "libamdhip64.so.5", "hipGraphicsGLRegisterImage", (void **)&hip_real.hipGraphicsGLRegisterImage);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(resource, image, target, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24302,8 +24304,8 @@ hipError_t hipGraphicsGLRegisterImage(hipGraphicsResource **resource, GLuint ima
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(371, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.resource ? (uint64_t)(uintptr_t)(*tracer_args.resource) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsGLRegisterImage_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsGLRegisterImage__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsGLRegisterImage, tracer_record);
   else
@@ -24321,13 +24323,13 @@ hipError_t hipGraphicsMapResources(int count, hipGraphicsResource_t *resources, 
         "libamdhip64.so.5", "hipGraphicsMapResources", (void **)&hip_real.hipGraphicsMapResources);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24366,8 +24368,8 @@ hipError_t hipGraphicsMapResources(int count, hipGraphicsResource_t *resources, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(372, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsMapResources_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsMapResources__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsMapResources, tracer_record);
   else
@@ -24386,13 +24388,13 @@ hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t *array, hipGraphicsRe
         "libamdhip64.so.5", "hipGraphicsSubResourceGetMappedArray", (void **)&hip_real.hipGraphicsSubResourceGetMappedArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array, resource, arrayIndex, mipLevel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24433,8 +24435,8 @@ hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t *array, hipGraphicsRe
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(373, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray, tracer_record);
   else
@@ -24453,13 +24455,13 @@ hipError_t hipGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
         "libamdhip64.so.5", "hipGraphicsResourceGetMappedPointer", (void **)&hip_real.hipGraphicsResourceGetMappedPointer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24499,8 +24501,8 @@ hipError_t hipGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
   tracer_record[3] = tracer_record_call(374, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
   tracer_record[8] = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsResourceGetMappedPointer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsResourceGetMappedPointer, tracer_record);
   else
@@ -24518,13 +24520,13 @@ hipError_t hipGraphicsUnmapResources(int count, hipGraphicsResource_t *resources
         "libamdhip64.so.5", "hipGraphicsUnmapResources", (void **)&hip_real.hipGraphicsUnmapResources);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24563,8 +24565,8 @@ hipError_t hipGraphicsUnmapResources(int count, hipGraphicsResource_t *resources
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(375, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsUnmapResources_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsUnmapResources__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsUnmapResources, tracer_record);
   else
@@ -24582,13 +24584,13 @@ hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t resource) {
         "libamdhip64.so.5", "hipGraphicsUnregisterResource", (void **)&hip_real.hipGraphicsUnregisterResource);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
       hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource__full)) {
     /* Minimal mode alone: no arguments to keep. */
     hip_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24621,8 +24623,8 @@ hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t resource) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(376, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource_full))
-    lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsUnregisterResource_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource__full))
+    lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsUnregisterResource__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsUnregisterResource, tracer_record);
   else

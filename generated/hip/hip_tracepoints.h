@@ -37,7 +37,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCreateChannelDesc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCreateChannelDesc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCreateChannelDesc__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipCreateChannelDesc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -52,7 +52,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy_spt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy_spt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy_spt__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy_spt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -67,7 +67,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyToSymbol_spt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyToSymbol_spt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyToSymbol_spt__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyToSymbol_spt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -82,7 +82,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyFromSymbol_spt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyFromSymbol_spt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyFromSymbol_spt__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyFromSymbol_spt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -97,7 +97,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2D_spt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2D_spt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2D_spt__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2D_spt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -112,7 +112,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DToArray_spt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DToArray_spt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DToArray_spt__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DToArray_spt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -128,7 +128,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DFromArray_spt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DFromArray_spt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DFromArray_spt__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DFromArray_spt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -144,7 +144,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy3D_spt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy3D_spt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy3D_spt__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy3D_spt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -160,7 +160,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset_spt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset_spt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset_spt__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemset_spt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -175,7 +175,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset2D_spt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset2D_spt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset2D_spt__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemset2D_spt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -190,7 +190,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset3D_spt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset3D_spt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset3D_spt__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemset3D_spt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -207,7 +207,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyAsync_spt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyAsync_spt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyAsync_spt__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyAsync_spt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -222,7 +222,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamQuery_spt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamQuery_spt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamQuery_spt__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamQuery_spt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -237,7 +237,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamSynchronize_spt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamSynchronize_spt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamSynchronize_spt__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamSynchronize_spt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -252,7 +252,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetPriority_spt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetPriority_spt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetPriority_spt__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetPriority_spt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -267,7 +267,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWaitEvent_spt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWaitEvent_spt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWaitEvent_spt__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamWaitEvent_spt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -282,7 +282,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetFlags_spt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetFlags_spt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetFlags_spt__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetFlags_spt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -297,7 +297,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchCooperativeKernel_spt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchCooperativeKernel_spt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipLaunchCooperativeKernel_spt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -314,7 +314,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchKernel_spt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchKernel_spt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchKernel_spt__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipLaunchKernel_spt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -331,7 +331,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipInit,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipInit_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipInit__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipInit_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -346,7 +346,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDriverGetVersion,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDriverGetVersion_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDriverGetVersion__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDriverGetVersion_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -361,7 +361,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipRuntimeGetVersion,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipRuntimeGetVersion_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipRuntimeGetVersion__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipRuntimeGetVersion_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -376,7 +376,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGet,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGet_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGet__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGet_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -391,7 +391,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceComputeCapability,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceComputeCapability_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceComputeCapability__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceComputeCapability_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -406,7 +406,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetName,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetName_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetName__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetName_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -421,7 +421,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetUuid,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetUuid_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetUuid__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetUuid_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -437,7 +437,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetP2PAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetP2PAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetP2PAttribute__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetP2PAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -452,7 +452,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetPCIBusId,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetPCIBusId_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetPCIBusId__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetPCIBusId_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -467,7 +467,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetByPCIBusId,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetByPCIBusId_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetByPCIBusId__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetByPCIBusId_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -483,7 +483,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceTotalMem,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceTotalMem_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceTotalMem__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceTotalMem_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -498,7 +498,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceSynchronize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceSynchronize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceSynchronize__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceSynchronize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -513,7 +513,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceReset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceReset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceReset__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceReset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -528,7 +528,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipSetDevice,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipSetDevice_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipSetDevice__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipSetDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -543,7 +543,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetDevice,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetDevice_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetDevice__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGetDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -558,7 +558,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetDeviceCount,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetDeviceCount_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetDeviceCount__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGetDeviceCount_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -573,7 +573,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -588,7 +588,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetDefaultMemPool,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetDefaultMemPool_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetDefaultMemPool__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetDefaultMemPool_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -603,7 +603,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceSetMemPool,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceSetMemPool_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceSetMemPool__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceSetMemPool_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -618,7 +618,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetMemPool,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetMemPool_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetMemPool__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetMemPool_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -633,7 +633,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetDeviceProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetDeviceProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetDeviceProperties__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGetDeviceProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -649,7 +649,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceSetCacheConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceSetCacheConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceSetCacheConfig__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceSetCacheConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -664,7 +664,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetCacheConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetCacheConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetCacheConfig__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetCacheConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -679,7 +679,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetLimit,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetLimit_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetLimit__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetLimit_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -694,7 +694,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetSharedMemConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetSharedMemConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetSharedMemConfig__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetSharedMemConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -709,7 +709,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetDeviceFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetDeviceFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetDeviceFlags__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGetDeviceFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -724,7 +724,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceSetSharedMemConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceSetSharedMemConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceSetSharedMemConfig__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceSetSharedMemConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -739,7 +739,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipSetDeviceFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipSetDeviceFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipSetDeviceFlags__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipSetDeviceFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -754,7 +754,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipChooseDevice,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipChooseDevice_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipChooseDevice__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipChooseDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -770,7 +770,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtGetLinkTypeAndHopCount,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtGetLinkTypeAndHopCount_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipExtGetLinkTypeAndHopCount_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -785,7 +785,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipIpcGetMemHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipIpcGetMemHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipIpcGetMemHandle__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipIpcGetMemHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -801,7 +801,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipIpcOpenMemHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipIpcOpenMemHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipIpcOpenMemHandle__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipIpcOpenMemHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -817,7 +817,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipIpcCloseMemHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipIpcCloseMemHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipIpcCloseMemHandle__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipIpcCloseMemHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -832,7 +832,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipIpcGetEventHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipIpcGetEventHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipIpcGetEventHandle__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipIpcGetEventHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -848,7 +848,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipIpcOpenEventHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipIpcOpenEventHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipIpcOpenEventHandle__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipIpcOpenEventHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -864,7 +864,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFuncSetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFuncSetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFuncSetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipFuncSetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -879,7 +879,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFuncSetCacheConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFuncSetCacheConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFuncSetCacheConfig__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipFuncSetCacheConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -894,7 +894,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFuncSetSharedMemConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFuncSetSharedMemConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFuncSetSharedMemConfig__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipFuncSetSharedMemConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -909,7 +909,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetLastError,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetLastError_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetLastError__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGetLastError_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -924,7 +924,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipPeekAtLastError,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipPeekAtLastError_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipPeekAtLastError__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipPeekAtLastError_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -939,7 +939,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetErrorName,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetErrorName_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetErrorName__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGetErrorName_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -954,7 +954,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetErrorString,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetErrorString_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetErrorString__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGetErrorString_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -969,7 +969,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamCreate__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -984,7 +984,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamCreateWithFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamCreateWithFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamCreateWithFlags__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamCreateWithFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -999,7 +999,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamCreateWithPriority,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamCreateWithPriority_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamCreateWithPriority__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamCreateWithPriority_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1014,7 +1014,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetStreamPriorityRange,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetStreamPriorityRange_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetStreamPriorityRange_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1029,7 +1029,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamDestroy__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1044,7 +1044,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamQuery,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamQuery_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamQuery__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamQuery_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1059,7 +1059,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamSynchronize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamSynchronize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamSynchronize__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamSynchronize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1074,7 +1074,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWaitEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWaitEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWaitEvent__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamWaitEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1089,7 +1089,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetFlags__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1104,7 +1104,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetPriority,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetPriority_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetPriority__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetPriority_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1119,7 +1119,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtStreamCreateWithCUMask,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtStreamCreateWithCUMask_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtStreamCreateWithCUMask__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipExtStreamCreateWithCUMask_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1134,7 +1134,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtStreamGetCUMask,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtStreamGetCUMask_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtStreamGetCUMask__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipExtStreamGetCUMask_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1149,7 +1149,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamAddCallback,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamAddCallback_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamAddCallback__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamAddCallback_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1164,7 +1164,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWaitValue32,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWaitValue32_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWaitValue32__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamWaitValue32_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1179,7 +1179,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWaitValue64,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWaitValue64_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWaitValue64__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamWaitValue64_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1194,7 +1194,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWriteValue32,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWriteValue32_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWriteValue32__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamWriteValue32_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1209,7 +1209,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWriteValue64,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWriteValue64_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWriteValue64__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamWriteValue64_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1224,7 +1224,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventCreateWithFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventCreateWithFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventCreateWithFlags__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipEventCreateWithFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1239,7 +1239,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventCreate__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipEventCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1254,7 +1254,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventRecord,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventRecord_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventRecord__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipEventRecord_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1269,7 +1269,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventDestroy__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipEventDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1284,7 +1284,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventSynchronize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventSynchronize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventSynchronize__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipEventSynchronize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1299,7 +1299,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventElapsedTime,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventElapsedTime_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventElapsedTime__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipEventElapsedTime_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1314,7 +1314,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventQuery,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventQuery_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventQuery__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipEventQuery_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1329,7 +1329,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipPointerGetAttributes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipPointerGetAttributes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipPointerGetAttributes__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipPointerGetAttributes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1345,7 +1345,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipPointerGetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipPointerGetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipPointerGetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipPointerGetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1360,7 +1360,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDrvPointerGetAttributes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDrvPointerGetAttributes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDrvPointerGetAttributes__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDrvPointerGetAttributes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1375,7 +1375,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipImportExternalSemaphore,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipImportExternalSemaphore_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipImportExternalSemaphore__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipImportExternalSemaphore_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1391,7 +1391,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipSignalExternalSemaphoresAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipSignalExternalSemaphoresAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipSignalExternalSemaphoresAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1407,7 +1407,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipWaitExternalSemaphoresAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipWaitExternalSemaphoresAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipWaitExternalSemaphoresAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1423,7 +1423,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDestroyExternalSemaphore,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDestroyExternalSemaphore_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDestroyExternalSemaphore__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDestroyExternalSemaphore_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1438,7 +1438,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipImportExternalMemory,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipImportExternalMemory_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipImportExternalMemory__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipImportExternalMemory_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1454,7 +1454,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExternalMemoryGetMappedBuffer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExternalMemoryGetMappedBuffer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipExternalMemoryGetMappedBuffer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1470,7 +1470,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDestroyExternalMemory,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDestroyExternalMemory_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDestroyExternalMemory__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDestroyExternalMemory_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1485,7 +1485,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMalloc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMalloc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMalloc__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMalloc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1500,7 +1500,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtMallocWithFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtMallocWithFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtMallocWithFlags__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipExtMallocWithFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1515,7 +1515,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocHost,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocHost_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocHost__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMallocHost_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1530,7 +1530,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAllocHost,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAllocHost_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAllocHost__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemAllocHost_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1545,7 +1545,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostMalloc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostMalloc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostMalloc__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipHostMalloc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1560,7 +1560,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocManaged,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocManaged_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocManaged__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMallocManaged_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1575,7 +1575,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPrefetchAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPrefetchAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPrefetchAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemPrefetchAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1590,7 +1590,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAdvise,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAdvise_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAdvise__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemAdvise_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1605,7 +1605,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemRangeGetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemRangeGetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemRangeGetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemRangeGetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1620,7 +1620,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemRangeGetAttributes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemRangeGetAttributes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemRangeGetAttributes__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemRangeGetAttributes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1635,7 +1635,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamAttachMemAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamAttachMemAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamAttachMemAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamAttachMemAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1650,7 +1650,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMallocAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1665,7 +1665,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFreeAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFreeAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFreeAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipFreeAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1680,7 +1680,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolTrimTo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolTrimTo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolTrimTo__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolTrimTo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1695,7 +1695,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolSetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolSetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolSetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolSetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1710,7 +1710,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolGetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolGetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolGetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolGetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1725,7 +1725,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolSetAccess,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolSetAccess_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolSetAccess__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolSetAccess_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1741,7 +1741,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolGetAccess,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolGetAccess_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolGetAccess__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolGetAccess_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1757,7 +1757,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolCreate__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1773,7 +1773,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolDestroy__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1788,7 +1788,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocFromPoolAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocFromPoolAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocFromPoolAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMallocFromPoolAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1803,7 +1803,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolExportToShareableHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolExportToShareableHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolExportToShareableHandle__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolExportToShareableHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1818,7 +1818,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolImportFromShareableHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolImportFromShareableHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolImportFromShareableHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1833,7 +1833,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolExportPointer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolExportPointer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolExportPointer__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolExportPointer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1849,7 +1849,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolImportPointer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolImportPointer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolImportPointer__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolImportPointer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1865,7 +1865,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostAlloc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostAlloc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostAlloc__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipHostAlloc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1880,7 +1880,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostGetDevicePointer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostGetDevicePointer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostGetDevicePointer__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipHostGetDevicePointer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1895,7 +1895,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostGetFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostGetFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostGetFlags__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipHostGetFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1910,7 +1910,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostRegister,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostRegister_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostRegister__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipHostRegister_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1925,7 +1925,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostUnregister,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostUnregister_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostUnregister__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipHostUnregister_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1940,7 +1940,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocPitch,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocPitch_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocPitch__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMallocPitch_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1955,7 +1955,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAllocPitch,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAllocPitch_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAllocPitch__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemAllocPitch_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1970,7 +1970,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFree,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFree_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFree__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipFree_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1985,7 +1985,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFreeHost,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFreeHost_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFreeHost__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipFreeHost_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2000,7 +2000,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostFree,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostFree_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostFree__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipHostFree_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2015,7 +2015,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2030,7 +2030,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyWithStream,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyWithStream_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyWithStream__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyWithStream_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2045,7 +2045,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyHtoD,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyHtoD_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyHtoD__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyHtoD_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2060,7 +2060,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyDtoH,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyDtoH_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyDtoH__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyDtoH_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2075,7 +2075,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyDtoD,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyDtoD_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyDtoD__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyDtoD_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2090,7 +2090,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyHtoDAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyHtoDAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyHtoDAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyHtoDAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2105,7 +2105,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyDtoHAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyDtoHAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyDtoHAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyDtoHAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2120,7 +2120,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyDtoDAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyDtoDAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyDtoDAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyDtoDAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2135,7 +2135,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleGetGlobal,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleGetGlobal_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleGetGlobal__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipModuleGetGlobal_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2151,7 +2151,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetSymbolAddress,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetSymbolAddress_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetSymbolAddress__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGetSymbolAddress_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2166,7 +2166,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetSymbolSize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetSymbolSize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetSymbolSize__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGetSymbolSize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2181,7 +2181,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyToSymbol,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyToSymbol_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyToSymbol__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyToSymbol_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2196,7 +2196,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyToSymbolAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyToSymbolAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyToSymbolAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyToSymbolAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2211,7 +2211,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyFromSymbol,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyFromSymbol_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyFromSymbol__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyFromSymbol_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2226,7 +2226,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyFromSymbolAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyFromSymbolAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyFromSymbolAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyFromSymbolAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2241,7 +2241,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2256,7 +2256,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2271,7 +2271,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD8,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD8_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD8__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD8_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2286,7 +2286,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD8Async,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD8Async_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD8Async__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD8Async_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2301,7 +2301,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD16,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD16_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD16__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD16_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2316,7 +2316,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD16Async,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD16Async_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD16Async__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD16Async_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2331,7 +2331,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD32,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD32_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD32__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD32_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2346,7 +2346,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemsetAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2361,7 +2361,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD32Async,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD32Async_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD32Async__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD32Async_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2376,7 +2376,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset2D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset2D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset2D__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemset2D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2391,7 +2391,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset2DAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset2DAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset2DAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemset2DAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2406,7 +2406,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset3D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset3D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset3D__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemset3D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2423,7 +2423,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset3DAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset3DAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset3DAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemset3DAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2440,7 +2440,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetInfo__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemGetInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2455,7 +2455,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPtrGetInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPtrGetInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPtrGetInfo__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemPtrGetInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2470,7 +2470,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocArray__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMallocArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2486,7 +2486,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipArrayCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipArrayCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipArrayCreate__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipArrayCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2502,7 +2502,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipArrayDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipArrayDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipArrayDestroy__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipArrayDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2518,7 +2518,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipArray3DCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipArray3DCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipArray3DCreate__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipArray3DCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2534,7 +2534,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMalloc3D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMalloc3D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMalloc3D__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMalloc3D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2551,7 +2551,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFreeArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFreeArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFreeArray__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipFreeArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2567,7 +2567,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFreeMipmappedArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFreeMipmappedArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFreeMipmappedArray__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipFreeMipmappedArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2583,7 +2583,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMalloc3DArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMalloc3DArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMalloc3DArray__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMalloc3DArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2600,7 +2600,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocMipmappedArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocMipmappedArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocMipmappedArray__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMallocMipmappedArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2617,7 +2617,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetMipmappedArrayLevel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetMipmappedArrayLevel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetMipmappedArrayLevel__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGetMipmappedArrayLevel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2633,7 +2633,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2D__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2648,7 +2648,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyParam2D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyParam2D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyParam2D__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyParam2D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2664,7 +2664,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyParam2DAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyParam2DAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyParam2DAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyParam2DAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2680,7 +2680,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2695,7 +2695,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DToArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DToArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DToArray__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DToArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2711,7 +2711,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DToArrayAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DToArrayAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DToArrayAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DToArrayAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2727,7 +2727,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyToArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyToArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyToArray__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyToArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2743,7 +2743,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyFromArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyFromArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyFromArray__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyFromArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2759,7 +2759,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DFromArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DFromArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DFromArray__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DFromArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2775,7 +2775,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DFromArrayAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DFromArrayAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DFromArrayAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2791,7 +2791,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyAtoH,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyAtoH_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyAtoH__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyAtoH_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2807,7 +2807,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyHtoA,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyHtoA_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyHtoA__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyHtoA_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2823,7 +2823,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy3D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy3D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy3D__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy3D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2839,7 +2839,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy3DAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy3DAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy3DAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy3DAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2855,7 +2855,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDrvMemcpy3D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDrvMemcpy3D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDrvMemcpy3D__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDrvMemcpy3D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2871,7 +2871,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDrvMemcpy3DAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDrvMemcpy3DAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDrvMemcpy3DAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDrvMemcpy3DAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2887,7 +2887,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceCanAccessPeer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceCanAccessPeer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceCanAccessPeer__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceCanAccessPeer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2902,7 +2902,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceEnablePeerAccess,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceEnablePeerAccess_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceEnablePeerAccess__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceEnablePeerAccess_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2917,7 +2917,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceDisablePeerAccess,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceDisablePeerAccess_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceDisablePeerAccess__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDeviceDisablePeerAccess_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2932,7 +2932,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetAddressRange,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetAddressRange_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetAddressRange__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemGetAddressRange_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2947,7 +2947,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyPeer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyPeer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyPeer__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyPeer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2962,7 +2962,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyPeerAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyPeerAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyPeerAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyPeerAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2977,7 +2977,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxCreate__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipCtxCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2992,7 +2992,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxDestroy__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipCtxDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3007,7 +3007,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxPopCurrent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxPopCurrent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxPopCurrent__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipCtxPopCurrent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3022,7 +3022,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxPushCurrent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxPushCurrent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxPushCurrent__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipCtxPushCurrent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3037,7 +3037,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxSetCurrent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxSetCurrent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxSetCurrent__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipCtxSetCurrent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3052,7 +3052,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetCurrent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetCurrent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetCurrent__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetCurrent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3067,7 +3067,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetDevice,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetDevice_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetDevice__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3082,7 +3082,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetApiVersion,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetApiVersion_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetApiVersion__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetApiVersion_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3097,7 +3097,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetCacheConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetCacheConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetCacheConfig__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetCacheConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3112,7 +3112,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxSetCacheConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxSetCacheConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxSetCacheConfig__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipCtxSetCacheConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3127,7 +3127,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxSetSharedMemConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxSetSharedMemConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxSetSharedMemConfig__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipCtxSetSharedMemConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3142,7 +3142,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetSharedMemConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetSharedMemConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetSharedMemConfig__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetSharedMemConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3157,7 +3157,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxSynchronize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxSynchronize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxSynchronize__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipCtxSynchronize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -3172,7 +3172,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetFlags__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3187,7 +3187,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxEnablePeerAccess,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxEnablePeerAccess_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxEnablePeerAccess__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipCtxEnablePeerAccess_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3202,7 +3202,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxDisablePeerAccess,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxDisablePeerAccess_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxDisablePeerAccess__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipCtxDisablePeerAccess_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3217,7 +3217,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDevicePrimaryCtxGetState,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDevicePrimaryCtxGetState_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDevicePrimaryCtxGetState__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDevicePrimaryCtxGetState_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -3232,7 +3232,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDevicePrimaryCtxRelease,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDevicePrimaryCtxRelease_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDevicePrimaryCtxRelease__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDevicePrimaryCtxRelease_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3247,7 +3247,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDevicePrimaryCtxRetain,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDevicePrimaryCtxRetain_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDevicePrimaryCtxRetain__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDevicePrimaryCtxRetain_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3262,7 +3262,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDevicePrimaryCtxReset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDevicePrimaryCtxReset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDevicePrimaryCtxReset__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDevicePrimaryCtxReset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3277,7 +3277,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDevicePrimaryCtxSetFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDevicePrimaryCtxSetFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDevicePrimaryCtxSetFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3292,7 +3292,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleLoad,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleLoad_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleLoad__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipModuleLoad_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3308,7 +3308,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleUnload,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleUnload_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleUnload__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipModuleUnload_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3323,7 +3323,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleGetFunction,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleGetFunction_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleGetFunction__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipModuleGetFunction_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3339,7 +3339,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFuncGetAttributes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFuncGetAttributes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFuncGetAttributes__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipFuncGetAttributes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3355,7 +3355,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFuncGetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFuncGetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFuncGetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipFuncGetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3370,7 +3370,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleGetTexRef,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleGetTexRef_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleGetTexRef__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipModuleGetTexRef_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3386,7 +3386,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleLoadData,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleLoadData_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleLoadData__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipModuleLoadData_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3401,7 +3401,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleLoadDataEx,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleLoadDataEx_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleLoadDataEx__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipModuleLoadDataEx_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -3416,7 +3416,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleLaunchKernel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleLaunchKernel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleLaunchKernel__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipModuleLaunchKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -3431,7 +3431,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchCooperativeKernel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchCooperativeKernel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchCooperativeKernel__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipLaunchCooperativeKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3448,7 +3448,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipLaunchCooperativeKernelMultiDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3464,7 +3464,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipExtLaunchMultiKernelMultiDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3480,7 +3480,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSiz
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipModuleOccupancyMaxPotentialBlockSize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -3495,7 +3495,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSiz
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipModuleOccupancyMaxPotentialBlockSizeWithFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -3510,7 +3510,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMu
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -3525,7 +3525,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMu
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3540,7 +3540,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultipro
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -3555,7 +3555,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultipro
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3570,7 +3570,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipOccupancyMaxPotentialBlockSize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -3585,7 +3585,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipConfigureCall,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipConfigureCall_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipConfigureCall__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipConfigureCall_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3602,7 +3602,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipSetupArgument,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipSetupArgument_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipSetupArgument__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipSetupArgument_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3617,7 +3617,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchByPtr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchByPtr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchByPtr__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipLaunchByPtr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3632,7 +3632,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchKernel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchKernel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchKernel__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipLaunchKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3649,7 +3649,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDrvMemcpy2DUnaligned,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDrvMemcpy2DUnaligned_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDrvMemcpy2DUnaligned_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3665,7 +3665,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtLaunchKernel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtLaunchKernel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtLaunchKernel__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipExtLaunchKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -3682,7 +3682,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipBindTextureToMipmappedArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipBindTextureToMipmappedArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipBindTextureToMipmappedArray__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipBindTextureToMipmappedArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3700,7 +3700,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetTextureReference,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetTextureReference_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetTextureReference__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGetTextureReference_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3715,7 +3715,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCreateTextureObject,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCreateTextureObject_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCreateTextureObject__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipCreateTextureObject_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -3733,7 +3733,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDestroyTextureObject,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDestroyTextureObject_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDestroyTextureObject__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipDestroyTextureObject_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3748,7 +3748,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetChannelDesc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetChannelDesc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetChannelDesc__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGetChannelDesc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3765,7 +3765,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetTextureObjectResourceDesc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetTextureObjectResourceDesc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetTextureObjectResourceDesc__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGetTextureObjectResourceDesc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3781,7 +3781,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetTextureObjectResourceViewDesc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetTextureObjectResourceViewDesc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGetTextureObjectResourceViewDesc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3797,7 +3797,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetTextureObjectTextureDesc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetTextureObjectTextureDesc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetTextureObjectTextureDesc__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGetTextureObjectTextureDesc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3813,7 +3813,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetAddressMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetAddressMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetAddressMode__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetAddressMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3829,7 +3829,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetArray__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3846,7 +3846,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetFilterMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetFilterMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetFilterMode__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetFilterMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3862,7 +3862,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetFlags__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3878,7 +3878,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetFormat,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetFormat_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetFormat__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetFormat_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3894,7 +3894,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexObjectCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexObjectCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexObjectCreate__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexObjectCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -3912,7 +3912,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexObjectDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexObjectDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexObjectDestroy__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexObjectDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3927,7 +3927,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexObjectGetResourceDesc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexObjectGetResourceDesc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexObjectGetResourceDesc__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexObjectGetResourceDesc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3943,7 +3943,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexObjectGetResourceViewDesc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexObjectGetResourceViewDesc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexObjectGetResourceViewDesc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3959,7 +3959,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexObjectGetTextureDesc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexObjectGetTextureDesc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexObjectGetTextureDesc__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexObjectGetTextureDesc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3975,7 +3975,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipBindTexture,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipBindTexture_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipBindTexture__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipBindTexture_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3992,7 +3992,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipBindTexture2D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipBindTexture2D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipBindTexture2D__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipBindTexture2D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -4009,7 +4009,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipBindTextureToArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipBindTextureToArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipBindTextureToArray__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipBindTextureToArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4027,7 +4027,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetTextureAlignmentOffset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetTextureAlignmentOffset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetTextureAlignmentOffset__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGetTextureAlignmentOffset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4043,7 +4043,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipUnbindTexture,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipUnbindTexture_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipUnbindTexture__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipUnbindTexture_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4059,7 +4059,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetAddress,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetAddress_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetAddress__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetAddress_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4075,7 +4075,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetAddressMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetAddressMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetAddressMode__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetAddressMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4091,7 +4091,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetFilterMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetFilterMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetFilterMode__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetFilterMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4107,7 +4107,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetFlags__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4123,7 +4123,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetFormat,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetFormat_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetFormat__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetFormat_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4139,7 +4139,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetMaxAnisotropy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetMaxAnisotropy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetMaxAnisotropy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4155,7 +4155,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetMipmapFilterMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetMipmapFilterMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetMipmapFilterMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4171,7 +4171,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetMipmapLevelBias,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetMipmapLevelBias_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetMipmapLevelBias_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4187,7 +4187,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetMipmapLevelClamp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetMipmapLevelClamp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetMipmapLevelClamp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4203,7 +4203,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetMipMappedArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetMipMappedArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetMipMappedArray__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetMipMappedArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4219,7 +4219,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetAddress,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetAddress_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetAddress__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetAddress_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4235,7 +4235,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetAddress2D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetAddress2D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetAddress2D__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetAddress2D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4252,7 +4252,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetMaxAnisotropy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetMaxAnisotropy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetMaxAnisotropy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4268,7 +4268,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetBorderColor,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetBorderColor_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetBorderColor__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetBorderColor_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4284,7 +4284,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetMipmapFilterMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetMipmapFilterMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetMipmapFilterMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4300,7 +4300,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetMipmapLevelBias,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetMipmapLevelBias_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetMipmapLevelBias_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4316,7 +4316,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetMipmapLevelClamp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetMipmapLevelClamp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetMipmapLevelClamp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4332,7 +4332,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetMipmappedArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetMipmappedArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetMipmappedArray__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetMipmappedArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4349,7 +4349,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMipmappedArrayCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMipmappedArrayCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMipmappedArrayCreate__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMipmappedArrayCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4365,7 +4365,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMipmappedArrayDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMipmappedArrayDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMipmappedArrayDestroy__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMipmappedArrayDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4381,7 +4381,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMipmappedArrayGetLevel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMipmappedArrayGetLevel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMipmappedArrayGetLevel__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMipmappedArrayGetLevel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4397,7 +4397,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipRegisterApiCallback,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipRegisterApiCallback_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipRegisterApiCallback__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipRegisterApiCallback_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4412,7 +4412,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipRemoveApiCallback,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipRemoveApiCallback_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipRemoveApiCallback__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipRemoveApiCallback_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4427,7 +4427,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipRegisterActivityCallback,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipRegisterActivityCallback_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipRegisterActivityCallback__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipRegisterActivityCallback_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4442,7 +4442,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipRemoveActivityCallback,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipRemoveActivityCallback_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipRemoveActivityCallback__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipRemoveActivityCallback_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4457,7 +4457,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipApiName,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipApiName_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipApiName__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipApiName_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4472,7 +4472,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipKernelNameRef,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipKernelNameRef_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipKernelNameRef__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipKernelNameRef_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4487,7 +4487,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipKernelNameRefByPtr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipKernelNameRefByPtr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipKernelNameRefByPtr__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipKernelNameRefByPtr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4502,7 +4502,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetStreamDeviceId,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetStreamDeviceId_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetStreamDeviceId__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGetStreamDeviceId_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4517,7 +4517,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamBeginCapture,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamBeginCapture_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamBeginCapture__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamBeginCapture_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4532,7 +4532,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamEndCapture,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamEndCapture_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamEndCapture__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamEndCapture_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4547,7 +4547,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetCaptureInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetCaptureInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetCaptureInfo__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetCaptureInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4562,7 +4562,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetCaptureInfo_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetCaptureInfo_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetCaptureInfo_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -4577,7 +4577,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamIsCapturing,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamIsCapturing_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamIsCapturing__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamIsCapturing_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4592,7 +4592,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamUpdateCaptureDependencies,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamUpdateCaptureDependencies_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipStreamUpdateCaptureDependencies_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4607,7 +4607,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchHostFunc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchHostFunc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchHostFunc__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipLaunchHostFunc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4622,7 +4622,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipThreadExchangeStreamCaptureMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipThreadExchangeStreamCaptureMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipThreadExchangeStreamCaptureMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4637,7 +4637,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphCreate__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4652,7 +4652,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphDestroy__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4667,7 +4667,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddDependencies,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddDependencies_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddDependencies__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddDependencies_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4682,7 +4682,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphRemoveDependencies,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphRemoveDependencies_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphRemoveDependencies__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphRemoveDependencies_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4697,7 +4697,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphGetEdges,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphGetEdges_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphGetEdges__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphGetEdges_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4712,7 +4712,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphGetNodes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphGetNodes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphGetNodes__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphGetNodes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4727,7 +4727,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphGetRootNodes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphGetRootNodes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphGetRootNodes__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphGetRootNodes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4742,7 +4742,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphNodeGetDependencies,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphNodeGetDependencies_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphNodeGetDependencies__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphNodeGetDependencies_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4757,7 +4757,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphNodeGetDependentNodes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphNodeGetDependentNodes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphNodeGetDependentNodes__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphNodeGetDependentNodes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4772,7 +4772,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphNodeGetType,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphNodeGetType_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphNodeGetType__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphNodeGetType_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4787,7 +4787,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphDestroyNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphDestroyNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphDestroyNode__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphDestroyNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4802,7 +4802,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphClone,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphClone_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphClone__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphClone_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4817,7 +4817,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphNodeFindInClone,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphNodeFindInClone_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphNodeFindInClone__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphNodeFindInClone_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4832,7 +4832,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphInstantiate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphInstantiate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphInstantiate__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphInstantiate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -4847,7 +4847,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphInstantiateWithFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphInstantiateWithFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphInstantiateWithFlags__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphInstantiateWithFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4862,7 +4862,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphLaunch,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphLaunch_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphLaunch__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphLaunch_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4877,7 +4877,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecDestroy__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4892,7 +4892,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecUpdate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecUpdate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecUpdate__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecUpdate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4907,7 +4907,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddKernelNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddKernelNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddKernelNode__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddKernelNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4923,7 +4923,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphKernelNodeGetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphKernelNodeGetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphKernelNodeGetParams__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphKernelNodeGetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4939,7 +4939,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphKernelNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphKernelNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphKernelNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphKernelNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4955,7 +4955,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecKernelNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecKernelNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecKernelNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4971,7 +4971,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddMemcpyNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddMemcpyNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddMemcpyNode__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddMemcpyNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4987,7 +4987,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemcpyNodeGetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemcpyNodeGetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemcpyNodeGetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5003,7 +5003,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemcpyNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemcpyNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemcpyNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5019,7 +5019,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphKernelNodeSetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphKernelNodeSetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphKernelNodeSetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5035,7 +5035,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphKernelNodeGetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphKernelNodeGetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphKernelNodeGetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5051,7 +5051,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecMemcpyNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5067,7 +5067,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddMemcpyNode1D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddMemcpyNode1D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddMemcpyNode1D__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddMemcpyNode1D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -5082,7 +5082,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemcpyNodeSetParams1D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5097,7 +5097,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecMemcpyNodeSetParams1D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -5112,7 +5112,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddMemcpyNodeFromSymbol_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -5127,7 +5127,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemcpyNodeSetParamsFromSymbol_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -5142,7 +5142,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSym
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -5157,7 +5157,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddMemcpyNodeToSymbol_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -5172,7 +5172,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemcpyNodeSetParamsToSymbol_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -5187,7 +5187,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbo
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecMemcpyNodeSetParamsToSymbol_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -5202,7 +5202,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddMemsetNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddMemsetNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddMemsetNode__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddMemsetNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -5218,7 +5218,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemsetNodeGetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemsetNodeGetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemsetNodeGetParams__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemsetNodeGetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5234,7 +5234,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemsetNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemsetNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemsetNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemsetNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5250,7 +5250,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecMemsetNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecMemsetNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecMemsetNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5266,7 +5266,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddHostNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddHostNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddHostNode__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddHostNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -5282,7 +5282,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphHostNodeGetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphHostNodeGetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphHostNodeGetParams__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphHostNodeGetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5298,7 +5298,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphHostNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphHostNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphHostNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphHostNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5314,7 +5314,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecHostNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecHostNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecHostNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecHostNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5330,7 +5330,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddChildGraphNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddChildGraphNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddChildGraphNode__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddChildGraphNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -5345,7 +5345,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphChildGraphNodeGetGraph,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphChildGraphNodeGetGraph_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphChildGraphNodeGetGraph_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5360,7 +5360,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecChildGraphNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5375,7 +5375,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddEmptyNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddEmptyNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddEmptyNode__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddEmptyNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5390,7 +5390,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddEventRecordNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddEventRecordNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddEventRecordNode__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddEventRecordNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -5405,7 +5405,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphEventRecordNodeGetEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphEventRecordNodeGetEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphEventRecordNodeGetEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5420,7 +5420,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphEventRecordNodeSetEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphEventRecordNodeSetEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphEventRecordNodeSetEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5435,7 +5435,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecEventRecordNodeSetEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5450,7 +5450,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddEventWaitNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddEventWaitNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddEventWaitNode__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddEventWaitNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -5465,7 +5465,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphEventWaitNodeGetEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphEventWaitNodeGetEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphEventWaitNodeGetEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5480,7 +5480,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphEventWaitNodeSetEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphEventWaitNodeSetEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphEventWaitNodeSetEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5495,7 +5495,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecEventWaitNodeSetEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5510,7 +5510,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAddressFree,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAddressFree_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAddressFree__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemAddressFree_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5525,7 +5525,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAddressReserve,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAddressReserve_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAddressReserve__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemAddressReserve_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -5540,7 +5540,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemCreate__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5556,7 +5556,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemExportToShareableHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemExportToShareableHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemExportToShareableHandle__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemExportToShareableHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5571,7 +5571,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetAccess,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetAccess_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetAccess__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemGetAccess_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5587,7 +5587,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetAllocationGranularity,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetAllocationGranularity_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetAllocationGranularity__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemGetAllocationGranularity_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5603,7 +5603,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandl
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemGetAllocationPropertiesFromHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5619,7 +5619,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemImportFromShareableHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemImportFromShareableHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemImportFromShareableHandle__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemImportFromShareableHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5634,7 +5634,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemMap,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemMap_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemMap__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemMap_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5649,7 +5649,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemMapArrayAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemMapArrayAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemMapArrayAsync__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemMapArrayAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5665,7 +5665,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemRelease,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemRelease_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemRelease__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemRelease_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -5680,7 +5680,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemRetainAllocationHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemRetainAllocationHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemRetainAllocationHandle__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemRetainAllocationHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5695,7 +5695,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemSetAccess,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemSetAccess_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemSetAccess__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemSetAccess_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5711,7 +5711,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemUnmap,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemUnmap_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemUnmap__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipMemUnmap_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5726,7 +5726,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGLGetDevices,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGLGetDevices_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGLGetDevices__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGLGetDevices_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -5741,7 +5741,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsGLRegisterBuffer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsGLRegisterBuffer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsGLRegisterBuffer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5756,7 +5756,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsGLRegisterImage,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsGLRegisterImage_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsGLRegisterImage__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsGLRegisterImage_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5771,7 +5771,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsMapResources,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsMapResources_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsMapResources__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsMapResources_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5786,7 +5786,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsSubResourceGetMappedArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5801,7 +5801,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsResourceGetMappedPointer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsResourceGetMappedPointer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsResourceGetMappedPointer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5816,7 +5816,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsUnmapResources,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsUnmapResources_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsUnmapResources__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsUnmapResources_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5831,7 +5831,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsUnregisterResource,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsUnregisterResource_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsUnregisterResource__full,
   LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsUnregisterResource_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)

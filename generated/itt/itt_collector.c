@@ -32,8 +32,8 @@ void __itt_pause(void) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_pause_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_pause_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_pause__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_pause__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_pause))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_pause, tracer_record);
     else
@@ -63,8 +63,8 @@ void __itt_resume(void) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_resume_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_resume_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_resume__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_resume__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_resume))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_resume, tracer_record);
     else
@@ -92,8 +92,8 @@ void __itt_detach(void) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_detach_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_detach_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_detach__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_detach__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_detach))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_detach, tracer_record);
     else
@@ -123,8 +123,8 @@ void __itt_pause_scoped(__itt_collection_scope scope) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_pause_scoped_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_pause_scoped_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_pause_scoped__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_pause_scoped__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_pause_scoped))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_pause_scoped, tracer_record);
     else
@@ -154,8 +154,8 @@ void __itt_resume_scoped(__itt_collection_scope scope) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_resume_scoped_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_resume_scoped_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_resume_scoped__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_resume_scoped__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_resume_scoped))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_resume_scoped, tracer_record);
     else
@@ -183,8 +183,8 @@ void __itt_enable_attach(void) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_enable_attach_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_enable_attach_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_enable_attach__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_enable_attach__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_enable_attach))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_enable_attach, tracer_record);
     else
@@ -214,8 +214,8 @@ void __itt_thread_set_name(const char *name) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_thread_set_name_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_thread_set_name_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_thread_set_name__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_thread_set_name__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_thread_set_name))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_thread_set_name, tracer_record);
     else
@@ -243,8 +243,8 @@ void __itt_thread_ignore(void) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_thread_ignore_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_thread_ignore_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_thread_ignore__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_thread_ignore__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_thread_ignore))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_thread_ignore, tracer_record);
     else
@@ -274,8 +274,8 @@ void __itt_suppress_push(unsigned int mask) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_push_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_push_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_push__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_push__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_push))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_push, tracer_record);
     else
@@ -303,8 +303,8 @@ void __itt_suppress_pop(void) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_pop_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_pop_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_pop__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_pop__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_pop))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_pop, tracer_record);
     else
@@ -341,8 +341,8 @@ void __itt_suppress_mark_range(__itt_suppress_mode_t mode, unsigned int mask, vo
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_mark_range_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_mark_range_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_mark_range__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_mark_range__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_mark_range))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_mark_range, tracer_record);
     else
@@ -379,8 +379,8 @@ void __itt_suppress_clear_range(__itt_suppress_mode_t mode, unsigned int mask, v
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_clear_range_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_clear_range_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_clear_range__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_clear_range__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_clear_range))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_clear_range, tracer_record);
     else
@@ -416,8 +416,8 @@ void __itt_sync_create(void *addr, const char *objtype, const char *objname, int
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_create_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_create_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_create__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_create__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_create, tracer_record);
     else
@@ -449,8 +449,8 @@ void __itt_sync_rename(void *addr, const char *name) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_rename_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_rename_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_rename__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_rename__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_rename))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_rename, tracer_record);
     else
@@ -480,8 +480,8 @@ void __itt_sync_destroy(void *addr) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_destroy_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_destroy_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_destroy__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_destroy__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_destroy))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_destroy, tracer_record);
     else
@@ -511,8 +511,8 @@ void __itt_sync_prepare(void *addr) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_prepare_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_prepare_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_prepare__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_prepare__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_prepare))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_prepare, tracer_record);
     else
@@ -542,8 +542,8 @@ void __itt_sync_cancel(void *addr) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_cancel_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_cancel_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_cancel__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_cancel__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_cancel))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_cancel, tracer_record);
     else
@@ -573,8 +573,8 @@ void __itt_sync_acquired(void *addr) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_acquired_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_acquired_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_acquired__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_acquired__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_acquired))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_acquired, tracer_record);
     else
@@ -604,8 +604,8 @@ void __itt_sync_releasing(void *addr) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_releasing_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_releasing_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_releasing__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_releasing__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_releasing))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_releasing, tracer_record);
     else
@@ -642,8 +642,8 @@ void __itt_model_site_begin(__itt_model_site *site, __itt_model_site_instance *i
     tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
     tracer_record[7] = tracer_args.site ? (uint64_t)(uintptr_t)(*tracer_args.site) : 0;
     tracer_record[8] = tracer_args.instance ? (uint64_t)(uintptr_t)(*tracer_args.instance) : 0;
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_begin_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_begin_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_begin__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_begin__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_begin))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_begin, tracer_record);
     else
@@ -673,8 +673,8 @@ void __itt_model_site_beginA(const char *name) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_beginA_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_beginA_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_beginA__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_beginA__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_beginA))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_beginA, tracer_record);
     else
@@ -706,8 +706,8 @@ void __itt_model_site_beginAL(const char *name, size_t siteNameLen) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_beginAL_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_beginAL_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_beginAL__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_beginAL__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_beginAL))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_beginAL, tracer_record);
     else
@@ -739,8 +739,8 @@ void __itt_model_site_end(__itt_model_site *site, __itt_model_site_instance *ins
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_end_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_end_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_end__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_end__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_end, tracer_record);
     else
@@ -768,8 +768,8 @@ void __itt_model_site_end_2(void) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_end_2_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_end_2_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_end_2__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_end_2__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_end_2))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_end_2, tracer_record);
     else
@@ -806,8 +806,8 @@ void __itt_model_task_begin(__itt_model_task *task, __itt_model_task_instance *i
     tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
     tracer_record[7] = tracer_args.task ? (uint64_t)(uintptr_t)(*tracer_args.task) : 0;
     tracer_record[8] = tracer_args.instance ? (uint64_t)(uintptr_t)(*tracer_args.instance) : 0;
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_begin_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_begin_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_begin__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_begin__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_begin))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_begin, tracer_record);
     else
@@ -837,8 +837,8 @@ void __itt_model_task_beginA(const char *name) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_beginA_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_beginA_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_beginA__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_beginA__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_beginA))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_beginA, tracer_record);
     else
@@ -870,8 +870,8 @@ void __itt_model_task_beginAL(const char *name, size_t taskNameLen) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_beginAL_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_beginAL_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_beginAL__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_beginAL__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_beginAL))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_beginAL, tracer_record);
     else
@@ -901,8 +901,8 @@ void __itt_model_iteration_taskA(const char *name) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_iteration_taskA_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_iteration_taskA_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_iteration_taskA__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_iteration_taskA__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_iteration_taskA))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_iteration_taskA, tracer_record);
     else
@@ -934,8 +934,8 @@ void __itt_model_iteration_taskAL(const char *name, size_t taskNameLen) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_iteration_taskAL_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_iteration_taskAL_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_iteration_taskAL__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_iteration_taskAL__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_iteration_taskAL))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_iteration_taskAL, tracer_record);
     else
@@ -967,8 +967,8 @@ void __itt_model_task_end(__itt_model_task *task, __itt_model_task_instance *ins
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_end_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_end_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_end__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_end__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_end, tracer_record);
     else
@@ -996,8 +996,8 @@ void __itt_model_task_end_2(void) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(30, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_end_2_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_end_2_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_end_2__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_end_2__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_end_2))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_end_2, tracer_record);
     else
@@ -1027,8 +1027,8 @@ void __itt_model_lock_acquire(void *lock) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(31, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_acquire_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_acquire_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_acquire__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_acquire__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_acquire))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_acquire, tracer_record);
     else
@@ -1058,8 +1058,8 @@ void __itt_model_lock_acquire_2(void *lock) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_acquire_2_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_acquire_2_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_acquire_2__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_acquire_2__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_acquire_2))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_acquire_2, tracer_record);
     else
@@ -1089,8 +1089,8 @@ void __itt_model_lock_release(void *lock) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_release_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_release_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_release__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_release__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_release))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_release, tracer_record);
     else
@@ -1120,8 +1120,8 @@ void __itt_model_lock_release_2(void *lock) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_release_2_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_release_2_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_release_2__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_release_2__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_release_2))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_release_2, tracer_record);
     else
@@ -1153,8 +1153,8 @@ void __itt_model_record_allocation(void *addr, size_t size) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_record_allocation_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_record_allocation_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_record_allocation__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_record_allocation__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_record_allocation))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_record_allocation, tracer_record);
     else
@@ -1184,8 +1184,8 @@ void __itt_model_record_deallocation(void *addr) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_record_deallocation_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_record_deallocation_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_record_deallocation__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_record_deallocation__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_record_deallocation))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_record_deallocation, tracer_record);
     else
@@ -1217,8 +1217,8 @@ void __itt_model_induction_uses(void *addr, size_t size) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_induction_uses_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_induction_uses_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_induction_uses__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_induction_uses__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_induction_uses))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_induction_uses, tracer_record);
     else
@@ -1250,8 +1250,8 @@ void __itt_model_reduction_uses(void *addr, size_t size) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_reduction_uses_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_reduction_uses_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_reduction_uses__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_reduction_uses__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_reduction_uses))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_reduction_uses, tracer_record);
     else
@@ -1283,8 +1283,8 @@ void __itt_model_observe_uses(void *addr, size_t size) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(39, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_observe_uses_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_observe_uses_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_observe_uses__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_observe_uses__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_observe_uses))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_observe_uses, tracer_record);
     else
@@ -1314,8 +1314,8 @@ void __itt_model_clear_uses(void *addr) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(40, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_clear_uses_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_clear_uses_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_clear_uses__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_clear_uses__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_clear_uses))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_clear_uses, tracer_record);
     else
@@ -1345,8 +1345,8 @@ void __itt_model_disable_push(__itt_model_disable x) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_disable_push_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_disable_push_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_disable_push__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_disable_push__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_disable_push))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_disable_push, tracer_record);
     else
@@ -1374,8 +1374,8 @@ void __itt_model_disable_pop(void) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(42, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_disable_pop_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_disable_pop_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_disable_pop__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_disable_pop__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_disable_pop))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_disable_pop, tracer_record);
     else
@@ -1405,8 +1405,8 @@ void __itt_model_aggregate_task(size_t x) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_aggregate_task_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_aggregate_task_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_aggregate_task__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_aggregate_task__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_aggregate_task))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_aggregate_task, tracer_record);
     else
@@ -1439,8 +1439,8 @@ __itt_heap_function __itt_heap_function_create(const char *name, const char *dom
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
     tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_function_create_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_function_create_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_function_create__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_function_create__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_function_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_function_create, tracer_record);
     else
@@ -1475,8 +1475,8 @@ void __itt_heap_allocate_begin(__itt_heap_function h, size_t size, int initializ
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_allocate_begin_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_allocate_begin_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_allocate_begin__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_allocate_begin__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_allocate_begin))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_allocate_begin, tracer_record);
     else
@@ -1512,8 +1512,8 @@ void __itt_heap_allocate_end(__itt_heap_function h, void **addr, size_t size, in
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_allocate_end_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_allocate_end_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_allocate_end__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_allocate_end__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_allocate_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_allocate_end, tracer_record);
     else
@@ -1545,8 +1545,8 @@ void __itt_heap_free_begin(__itt_heap_function h, void *addr) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_free_begin_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_free_begin_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_free_begin__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_free_begin__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_free_begin))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_free_begin, tracer_record);
     else
@@ -1578,8 +1578,8 @@ void __itt_heap_free_end(__itt_heap_function h, void *addr) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_free_end_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_free_end_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_free_end__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_free_end__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_free_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_free_end, tracer_record);
     else
@@ -1615,8 +1615,8 @@ void __itt_heap_reallocate_begin(__itt_heap_function h, void *addr, size_t new_s
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_reallocate_begin_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reallocate_begin_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_reallocate_begin__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reallocate_begin__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_reallocate_begin))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reallocate_begin, tracer_record);
     else
@@ -1655,8 +1655,8 @@ void __itt_heap_reallocate_end(__itt_heap_function h, void *addr, void **new_add
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_reallocate_end_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reallocate_end_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_reallocate_end__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reallocate_end__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_reallocate_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reallocate_end, tracer_record);
     else
@@ -1684,8 +1684,8 @@ void __itt_heap_internal_access_begin(void) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_internal_access_begin_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_internal_access_begin_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_internal_access_begin__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_internal_access_begin__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_internal_access_begin))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_internal_access_begin, tracer_record);
     else
@@ -1713,8 +1713,8 @@ void __itt_heap_internal_access_end(void) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_internal_access_end_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_internal_access_end_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_internal_access_end__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_internal_access_end__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_internal_access_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_internal_access_end, tracer_record);
     else
@@ -1742,8 +1742,8 @@ void __itt_heap_record_memory_growth_begin(void) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_record_memory_growth_begin_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record_memory_growth_begin_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_record_memory_growth_begin__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record_memory_growth_begin__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_record_memory_growth_begin))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record_memory_growth_begin, tracer_record);
     else
@@ -1771,8 +1771,8 @@ void __itt_heap_record_memory_growth_end(void) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_record_memory_growth_end_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record_memory_growth_end_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_record_memory_growth_end__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record_memory_growth_end__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_record_memory_growth_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record_memory_growth_end, tracer_record);
     else
@@ -1802,8 +1802,8 @@ void __itt_heap_reset_detection(unsigned int reset_mask) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(55, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_reset_detection_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reset_detection_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_reset_detection__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reset_detection__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_reset_detection))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reset_detection, tracer_record);
     else
@@ -1833,8 +1833,8 @@ void __itt_heap_record(unsigned int record_mask) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_record_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_record__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_record))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record, tracer_record);
     else
@@ -1866,8 +1866,8 @@ __itt_domain *__itt_domain_create(const char *name) {
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
     tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_domain_create_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_domain_create_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_domain_create__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_domain_create__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_domain_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_domain_create, tracer_record);
     else
@@ -1900,8 +1900,8 @@ __itt_string_handle *__itt_string_handle_create(const char *name) {
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
     tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_string_handle_create_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_string_handle_create_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_string_handle_create__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_string_handle_create__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_string_handle_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_string_handle_create, tracer_record);
     else
@@ -1932,8 +1932,8 @@ __itt_timestamp __itt_get_timestamp(void) {
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
     tracer_record[4] = (uint64_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_get_timestamp_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_get_timestamp_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_get_timestamp__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_get_timestamp__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_get_timestamp))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_get_timestamp, tracer_record);
     else
@@ -1965,8 +1965,8 @@ void __itt_id_create(const __itt_domain *domain, __itt_id id) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(60, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_create_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_create_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_create__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_create__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_id_create, tracer_record);
     else
@@ -1997,8 +1997,8 @@ void __itt_id_destroy(const __itt_domain *domain, __itt_id id) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_destroy_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_destroy_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_destroy__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_destroy__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_destroy))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_id_destroy, tracer_record);
     else
@@ -2033,8 +2033,8 @@ void __itt_region_begin(const __itt_domain *domain, __itt_id id, __itt_id parent
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_region_begin_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_region_begin_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_region_begin__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_region_begin__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_region_begin))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_region_begin, tracer_record);
     else
@@ -2065,8 +2065,8 @@ void __itt_region_end(const __itt_domain *domain, __itt_id id) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(63, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_region_end_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_region_end_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_region_end__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_region_end__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_region_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_region_end, tracer_record);
     else
@@ -2098,8 +2098,8 @@ void __itt_frame_begin_v3(const __itt_domain *domain, __itt_id *id) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_begin_v3_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_begin_v3_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_begin_v3__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_begin_v3__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_begin_v3))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_begin_v3, tracer_record);
     else
@@ -2131,8 +2131,8 @@ void __itt_frame_end_v3(const __itt_domain *domain, __itt_id *id) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_end_v3_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_end_v3_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_end_v3__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_end_v3__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_end_v3))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_end_v3, tracer_record);
     else
@@ -2169,8 +2169,8 @@ void __itt_frame_submit_v3(const __itt_domain *domain, __itt_id *id, __itt_times
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_submit_v3_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_submit_v3_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_submit_v3__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_submit_v3__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_submit_v3))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_submit_v3, tracer_record);
     else
@@ -2201,8 +2201,8 @@ __itt_frame __itt_frame_create(const char *domain) {
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
     tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_create_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_create_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_create__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_create__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_create, tracer_record);
     else
@@ -2233,8 +2233,8 @@ void __itt_frame_begin(__itt_frame frame) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_begin_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_begin_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_begin__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_begin__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_begin))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_begin, tracer_record);
     else
@@ -2264,8 +2264,8 @@ void __itt_frame_end(__itt_frame frame) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_end_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_end_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_end__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_end__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_end, tracer_record);
     else
@@ -2301,8 +2301,8 @@ void __itt_task_begin(const __itt_domain *domain, __itt_id taskid, __itt_id pare
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin, tracer_record);
     else
@@ -2336,8 +2336,8 @@ void __itt_task_begin_fn(const __itt_domain *domain, __itt_id taskid, __itt_id p
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_fn_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_fn_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_fn__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_fn__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_fn))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_fn, tracer_record);
     else
@@ -2368,8 +2368,8 @@ void __itt_task_end(const __itt_domain *domain) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end, tracer_record);
     else
@@ -2404,8 +2404,8 @@ void __itt_task_begin_overlapped(const __itt_domain *domain, __itt_id taskid, __
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(73, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_overlapped_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_overlapped_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_overlapped__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_overlapped__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_overlapped))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_overlapped, tracer_record);
     else
@@ -2436,8 +2436,8 @@ void __itt_task_end_overlapped(const __itt_domain *domain, __itt_id taskid) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(74, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end_overlapped_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_overlapped_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end_overlapped__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_overlapped__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end_overlapped))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_overlapped, tracer_record);
     else
@@ -2473,8 +2473,8 @@ void __itt_marker(const __itt_domain *domain, __itt_id id, __itt_string_handle *
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(75, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_marker_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_marker_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_marker__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_marker__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_marker))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_marker, tracer_record);
     else
@@ -2514,8 +2514,8 @@ void __itt_metadata_add(const __itt_domain *domain, __itt_id id, __itt_string_ha
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(76, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_add_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_add_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_add__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_add__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_add))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_add, tracer_record);
     else
@@ -2553,8 +2553,8 @@ void __itt_metadata_str_add(const __itt_domain *domain, __itt_id id, __itt_strin
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(77, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_str_add_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_str_add_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_str_add__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_str_add__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_str_add))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_str_add, tracer_record);
     else
@@ -2596,8 +2596,8 @@ void __itt_metadata_add_with_scope(const __itt_domain *domain, __itt_scope scope
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(78, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_add_with_scope_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_add_with_scope_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_add_with_scope__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_add_with_scope__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_add_with_scope))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_add_with_scope, tracer_record);
     else
@@ -2636,8 +2636,8 @@ void __itt_metadata_str_add_with_scope(const __itt_domain *domain, __itt_scope s
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(79, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_str_add_with_scope_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_str_add_with_scope_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_str_add_with_scope__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_str_add_with_scope__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_str_add_with_scope))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_str_add_with_scope, tracer_record);
     else
@@ -2671,8 +2671,8 @@ void __itt_relation_add_to_current(const __itt_domain *domain, __itt_relation re
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(80, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add_to_current_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_to_current_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add_to_current__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_to_current__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add_to_current))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_to_current, tracer_record);
     else
@@ -2707,8 +2707,8 @@ void __itt_relation_add(const __itt_domain *domain, __itt_id head, __itt_relatio
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add, tracer_record);
     else
@@ -2741,8 +2741,8 @@ __itt_clock_domain *__itt_clock_domain_create(__itt_get_clock_info_fn fn, void *
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
     tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_clock_domain_create_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_clock_domain_create_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_clock_domain_create__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_clock_domain_create__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_clock_domain_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_clock_domain_create, tracer_record);
     else
@@ -2771,8 +2771,8 @@ void __itt_clock_domain_reset(void) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(83, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_clock_domain_reset_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_clock_domain_reset_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_clock_domain_reset__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_clock_domain_reset__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_clock_domain_reset))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_clock_domain_reset, tracer_record);
     else
@@ -2808,8 +2808,8 @@ void __itt_id_create_ex(const __itt_domain *domain, __itt_clock_domain *clock_do
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_create_ex_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_create_ex_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_create_ex__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_create_ex__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_create_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_id_create_ex, tracer_record);
     else
@@ -2845,8 +2845,8 @@ void __itt_id_destroy_ex(const __itt_domain *domain, __itt_clock_domain *clock_d
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(85, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_destroy_ex_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_destroy_ex_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_destroy_ex__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_destroy_ex__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_destroy_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_id_destroy_ex, tracer_record);
     else
@@ -2886,8 +2886,8 @@ void __itt_task_begin_ex(const __itt_domain *domain, __itt_clock_domain *clock_d
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_ex_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_ex_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_ex__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_ex__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_ex, tracer_record);
     else
@@ -2927,8 +2927,8 @@ void __itt_task_begin_fn_ex(const __itt_domain *domain, __itt_clock_domain *cloc
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_fn_ex_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_fn_ex_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_fn_ex__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_fn_ex__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_fn_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_fn_ex, tracer_record);
     else
@@ -2963,8 +2963,8 @@ void __itt_task_end_ex(const __itt_domain *domain, __itt_clock_domain *clock_dom
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(88, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end_ex_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_ex_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end_ex__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_ex__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_ex, tracer_record);
     else
@@ -3004,8 +3004,8 @@ void __itt_task_begin_overlapped_ex(const __itt_domain *domain, __itt_clock_doma
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_overlapped_ex_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_overlapped_ex_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_overlapped_ex__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_overlapped_ex__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_overlapped_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_overlapped_ex, tracer_record);
     else
@@ -3041,8 +3041,8 @@ void __itt_task_end_overlapped_ex(const __itt_domain *domain, __itt_clock_domain
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end_overlapped_ex_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_overlapped_ex_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end_overlapped_ex__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_overlapped_ex__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end_overlapped_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_overlapped_ex, tracer_record);
     else
@@ -3083,8 +3083,8 @@ void __itt_marker_ex(const __itt_domain *domain, __itt_clock_domain *clock_domai
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(91, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_marker_ex_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_marker_ex_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_marker_ex__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_marker_ex__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_marker_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_marker_ex, tracer_record);
     else
@@ -3123,8 +3123,8 @@ void __itt_relation_add_to_current_ex(const __itt_domain *domain, __itt_clock_do
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add_to_current_ex_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_to_current_ex_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add_to_current_ex__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_to_current_ex__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add_to_current_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_to_current_ex, tracer_record);
     else
@@ -3164,8 +3164,8 @@ void __itt_relation_add_ex(const __itt_domain *domain, __itt_clock_domain *clock
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add_ex_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_ex_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add_ex__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_ex__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_ex, tracer_record);
     else
@@ -3199,8 +3199,8 @@ __itt_counter __itt_counter_create(const char *name, const char *domain) {
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
     tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_create_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_create__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create, tracer_record);
     else
@@ -3238,8 +3238,8 @@ __itt_counter __itt_counter_create_typed(const char *name, const char *domain,
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
     tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_create_typed_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_typed_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_create_typed__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_typed__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_create_typed))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_typed, tracer_record);
     else
@@ -3277,8 +3277,8 @@ __itt_counter __itt_counter_create_v3(const __itt_domain *domain, const char *na
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
     tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_create_v3_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_v3_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_create_v3__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_v3__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_create_v3))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_v3, tracer_record);
     else
@@ -3309,8 +3309,8 @@ void __itt_counter_inc(__itt_counter id) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(97, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc, tracer_record);
     else
@@ -3342,8 +3342,8 @@ void __itt_counter_inc_delta(__itt_counter id, unsigned long long value) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(98, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc_delta_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_delta_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc_delta__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_delta__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc_delta))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_delta, tracer_record);
     else
@@ -3373,8 +3373,8 @@ void __itt_counter_dec(__itt_counter id) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec, tracer_record);
     else
@@ -3406,8 +3406,8 @@ void __itt_counter_dec_delta(__itt_counter id, unsigned long long value) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec_delta_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_delta_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec_delta__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_delta__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec_delta))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_delta, tracer_record);
     else
@@ -3439,8 +3439,8 @@ void __itt_counter_inc_v3(const __itt_domain *domain, __itt_string_handle *name)
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc_v3_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_v3_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc_v3__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_v3__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc_v3))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_v3, tracer_record);
     else
@@ -3475,8 +3475,8 @@ void __itt_counter_inc_delta_v3(const __itt_domain *domain, __itt_string_handle 
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc_delta_v3_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_delta_v3_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc_delta_v3__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_delta_v3__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc_delta_v3))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_delta_v3, tracer_record);
     else
@@ -3508,8 +3508,8 @@ void __itt_counter_dec_v3(const __itt_domain *domain, __itt_string_handle *name)
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec_v3_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_v3_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec_v3__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_v3__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec_v3))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_v3, tracer_record);
     else
@@ -3544,8 +3544,8 @@ void __itt_counter_dec_delta_v3(const __itt_domain *domain, __itt_string_handle 
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(104, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec_delta_v3_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_delta_v3_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec_delta_v3__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_delta_v3__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec_delta_v3))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_delta_v3, tracer_record);
     else
@@ -3577,8 +3577,8 @@ void __itt_counter_set_value(__itt_counter id, void *value_ptr) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(105, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_set_value_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_set_value__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_set_value))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value, tracer_record);
     else
@@ -3615,8 +3615,8 @@ void __itt_counter_set_value_ex(__itt_counter id, __itt_clock_domain *clock_doma
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(106, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_set_value_ex_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value_ex_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_set_value_ex__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value_ex__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_set_value_ex))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value_ex, tracer_record);
     else
@@ -3648,8 +3648,8 @@ void __itt_counter_set_value_v3(__itt_counter counter, void *value_ptr) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_set_value_v3_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value_v3_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_set_value_v3__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value_v3__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_set_value_v3))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value_v3, tracer_record);
     else
@@ -3679,8 +3679,8 @@ void __itt_counter_destroy(__itt_counter id) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_destroy_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_destroy_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_destroy__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_destroy__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_destroy))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_destroy, tracer_record);
     else
@@ -3715,8 +3715,8 @@ void __itt_bind_context_metadata_to_counter(__itt_counter counter, size_t length
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_bind_context_metadata_to_counter_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_bind_context_metadata_to_counter_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_bind_context_metadata_to_counter__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_bind_context_metadata_to_counter__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_bind_context_metadata_to_counter))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_bind_context_metadata_to_counter, tracer_record);
     else
@@ -3750,8 +3750,8 @@ __itt_track_group *__itt_track_group_create(__itt_string_handle *name,
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
     tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_track_group_create_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_track_group_create_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_track_group_create__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_track_group_create__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_track_group_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_track_group_create, tracer_record);
     else
@@ -3788,8 +3788,8 @@ __itt_track *__itt_track_create(__itt_track_group *track_group, __itt_string_han
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
     tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_track_create_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_track_create_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_track_create__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_track_create__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_track_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_track_create, tracer_record);
     else
@@ -3820,8 +3820,8 @@ void __itt_set_track(__itt_track *track) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_set_track_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_set_track_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_set_track__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_set_track__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_set_track))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_set_track, tracer_record);
     else
@@ -3854,8 +3854,8 @@ __itt_event __itt_event_create(const char *name, int namelen) {
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(113, tracer_depth, tracer_args.tracer_status);
     tracer_record[6] = (uint64_t)(int64_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_event_create_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_event_create_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_event_create__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_event_create__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_event_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_event_create, tracer_record);
     else
@@ -3887,8 +3887,8 @@ int __itt_event_start(__itt_event event) {
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
     tracer_record[5] = (uint64_t)(int64_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_event_start_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_event_start_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_event_start__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_event_start__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_event_start))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_event_start, tracer_record);
     else
@@ -3920,8 +3920,8 @@ int __itt_event_end(__itt_event event) {
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
     tracer_record[5] = (uint64_t)(int64_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_event_end_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_event_end_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_event_end__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_event_end__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_event_end))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_event_end, tracer_record);
     else
@@ -3961,8 +3961,8 @@ __itt_histogram *__itt_histogram_create(const __itt_domain *domain, const char *
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
     tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_histogram_create_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_histogram_create_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_histogram_create__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_histogram_create__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_histogram_create))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_histogram_create, tracer_record);
     else
@@ -4000,8 +4000,8 @@ void __itt_histogram_submit(__itt_histogram *histogram, size_t length, void *x_a
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_histogram_submit_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_histogram_submit_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_histogram_submit__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_histogram_submit__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_histogram_submit))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_histogram_submit, tracer_record);
     else
@@ -4035,8 +4035,8 @@ void __itt_module_load(void *start_addr, void *end_addr, const char *path) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_load_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_module_load_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_load__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_module_load__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_load))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_module_load, tracer_record);
     else
@@ -4066,8 +4066,8 @@ void __itt_module_unload(void *addr) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_unload_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_module_unload_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_unload__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_module_unload__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_unload))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_module_unload, tracer_record);
     else
@@ -4097,8 +4097,8 @@ void __itt_module_load_with_sections(__itt_module_object *module_obj) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_load_with_sections_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_module_load_with_sections_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_load_with_sections__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_module_load_with_sections__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_load_with_sections))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_module_load_with_sections, tracer_record);
     else
@@ -4128,8 +4128,8 @@ void __itt_module_unload_with_sections(__itt_module_object *module_obj) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_unload_with_sections_full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_module_unload_with_sections_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_unload_with_sections__full))
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_module_unload_with_sections__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_unload_with_sections))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_module_unload_with_sections, tracer_record);
     else

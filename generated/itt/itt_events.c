@@ -215,16 +215,32 @@ static const struct tracer_record_member itt_record_12_members[] = {
 };
 static const struct tracer_record itt_record_12 = {"struct ___itt_module_object", 80, itt_record_12_members, 7};
 
+static const int64_t itt___itt_pause_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_pause_slots[] = {
     {NULL, 0, 0, 0, 0, -1},
+};
+
+static const int64_t itt___itt_resume_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_resume_slots[] = {
     {NULL, 0, 0, 0, 0, -1},
 };
 
+static const int64_t itt___itt_detach_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_detach_slots[] = {
     {NULL, 0, 0, 0, 0, -1},
+};
+
+static const int64_t itt___itt_pause_scoped_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_pause_scoped_slots[] = {
@@ -235,6 +251,10 @@ static const struct tracer_field_format itt___itt_pause_scoped_formats[] = {
     {"scope", &itt_names_3, NULL},
 };
 
+static const int64_t itt___itt_resume_scoped_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_resume_scoped_slots[] = {
     {"scope", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
 };
@@ -243,24 +263,48 @@ static const struct tracer_field_format itt___itt_resume_scoped_formats[] = {
     {"scope", &itt_names_3, NULL},
 };
 
+static const int64_t itt___itt_enable_attach_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_enable_attach_slots[] = {
     {NULL, 0, 0, 0, 0, -1},
+};
+
+static const int64_t itt___itt_thread_set_name_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_thread_set_name_slots[] = {
     {"name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
 
+static const int64_t itt___itt_thread_ignore_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_thread_ignore_slots[] = {
     {NULL, 0, 0, 0, 0, -1},
+};
+
+static const int64_t itt___itt_suppress_push_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_suppress_push_slots[] = {
     {"mask", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
 };
 
+static const int64_t itt___itt_suppress_pop_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_suppress_pop_slots[] = {
     {NULL, 0, 0, 0, 0, -1},
+};
+
+static const int64_t itt___itt_suppress_mark_range_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_suppress_mark_range_slots[] = {
@@ -274,6 +318,10 @@ static const struct tracer_field_format itt___itt_suppress_mark_range_formats[] 
     {"mode", &itt_names_7, NULL},
 };
 
+static const int64_t itt___itt_suppress_clear_range_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_suppress_clear_range_slots[] = {
     {"mode", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"mask", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -285,6 +333,10 @@ static const struct tracer_field_format itt___itt_suppress_clear_range_formats[]
     {"mode", &itt_names_7, NULL},
 };
 
+static const int64_t itt___itt_sync_create_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_sync_create_slots[] = {
     {"addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"objtype", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -292,29 +344,57 @@ static const struct tracer_slot itt___itt_sync_create_slots[] = {
     {"attribute", 7, 4, TRACER_SLOT_SIGNED, 0, -1},
 };
 
+static const int64_t itt___itt_sync_rename_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_sync_rename_slots[] = {
     {"addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"name", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t itt___itt_sync_destroy_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_sync_destroy_slots[] = {
     {"addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
 
+static const int64_t itt___itt_sync_prepare_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_sync_prepare_slots[] = {
     {"addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t itt___itt_sync_cancel_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_sync_cancel_slots[] = {
     {"addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
 
+static const int64_t itt___itt_sync_acquired_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_sync_acquired_slots[] = {
     {"addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
 
+static const int64_t itt___itt_sync_releasing_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_sync_releasing_slots[] = {
     {"addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t itt___itt_model_site_begin_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_model_site_begin_slots[] = {
@@ -325,8 +405,16 @@ static const struct tracer_slot itt___itt_model_site_begin_slots[] = {
     {"instance_val", 8, 8, TRACER_SLOT_ADDRESS, 1, 5},
 };
 
+static const int64_t itt___itt_model_site_beginA_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_model_site_beginA_slots[] = {
     {"name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t itt___itt_model_site_beginAL_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_model_site_beginAL_slots[] = {
@@ -334,13 +422,25 @@ static const struct tracer_slot itt___itt_model_site_beginAL_slots[] = {
     {"siteNameLen", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
 };
 
+static const int64_t itt___itt_model_site_end_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_model_site_end_slots[] = {
     {"site", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"instance", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
 
+static const int64_t itt___itt_model_site_end_2_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_model_site_end_2_slots[] = {
     {NULL, 0, 0, 0, 0, -1},
+};
+
+static const int64_t itt___itt_model_task_begin_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_model_task_begin_slots[] = {
@@ -351,8 +451,16 @@ static const struct tracer_slot itt___itt_model_task_begin_slots[] = {
     {"instance_val", 8, 8, TRACER_SLOT_ADDRESS, 1, 5},
 };
 
+static const int64_t itt___itt_model_task_beginA_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_model_task_beginA_slots[] = {
     {"name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t itt___itt_model_task_beginAL_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_model_task_beginAL_slots[] = {
@@ -360,8 +468,16 @@ static const struct tracer_slot itt___itt_model_task_beginAL_slots[] = {
     {"taskNameLen", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
 };
 
+static const int64_t itt___itt_model_iteration_taskA_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_model_iteration_taskA_slots[] = {
     {"name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t itt___itt_model_iteration_taskAL_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_model_iteration_taskAL_slots[] = {
@@ -369,29 +485,57 @@ static const struct tracer_slot itt___itt_model_iteration_taskAL_slots[] = {
     {"taskNameLen", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
 };
 
+static const int64_t itt___itt_model_task_end_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_model_task_end_slots[] = {
     {"task", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"instance", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t itt___itt_model_task_end_2_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_model_task_end_2_slots[] = {
     {NULL, 0, 0, 0, 0, -1},
 };
 
+static const int64_t itt___itt_model_lock_acquire_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_model_lock_acquire_slots[] = {
     {"lock", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t itt___itt_model_lock_acquire_2_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_model_lock_acquire_2_slots[] = {
     {"lock", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
 
+static const int64_t itt___itt_model_lock_release_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_model_lock_release_slots[] = {
     {"lock", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
 
+static const int64_t itt___itt_model_lock_release_2_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_model_lock_release_2_slots[] = {
     {"lock", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t itt___itt_model_record_allocation_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_model_record_allocation_slots[] = {
@@ -399,8 +543,16 @@ static const struct tracer_slot itt___itt_model_record_allocation_slots[] = {
     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
 };
 
+static const int64_t itt___itt_model_record_deallocation_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_model_record_deallocation_slots[] = {
     {"addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t itt___itt_model_induction_uses_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_model_induction_uses_slots[] = {
@@ -408,9 +560,17 @@ static const struct tracer_slot itt___itt_model_induction_uses_slots[] = {
     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
 };
 
+static const int64_t itt___itt_model_reduction_uses_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_model_reduction_uses_slots[] = {
     {"addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+};
+
+static const int64_t itt___itt_model_observe_uses_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_model_observe_uses_slots[] = {
@@ -418,8 +578,16 @@ static const struct tracer_slot itt___itt_model_observe_uses_slots[] = {
     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
 };
 
+static const int64_t itt___itt_model_clear_uses_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_model_clear_uses_slots[] = {
     {"addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t itt___itt_model_disable_push_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_model_disable_push_slots[] = {
@@ -430,12 +598,24 @@ static const struct tracer_field_format itt___itt_model_disable_push_formats[] =
     {"x", &itt_names_8, NULL},
 };
 
+static const int64_t itt___itt_model_disable_pop_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_model_disable_pop_slots[] = {
     {NULL, 0, 0, 0, 0, -1},
 };
 
+static const int64_t itt___itt_model_aggregate_task_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_model_aggregate_task_slots[] = {
     {"x", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+};
+
+static const int64_t itt___itt_heap_function_create_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_heap_function_create_slots[] = {
@@ -444,10 +624,18 @@ static const struct tracer_slot itt___itt_heap_function_create_slots[] = {
     {"result", 6, 8, TRACER_SLOT_ADDRESS, 1, -1},
 };
 
+static const int64_t itt___itt_heap_allocate_begin_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_heap_allocate_begin_slots[] = {
     {"h", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"initialized", 6, 4, TRACER_SLOT_SIGNED, 0, -1},
+};
+
+static const int64_t itt___itt_heap_allocate_end_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_heap_allocate_end_slots[] = {
@@ -457,9 +645,17 @@ static const struct tracer_slot itt___itt_heap_allocate_end_slots[] = {
     {"initialized", 7, 4, TRACER_SLOT_SIGNED, 0, -1},
 };
 
+static const int64_t itt___itt_heap_free_begin_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_heap_free_begin_slots[] = {
     {"h", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"addr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t itt___itt_heap_free_end_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_heap_free_end_slots[] = {
@@ -467,11 +663,19 @@ static const struct tracer_slot itt___itt_heap_free_end_slots[] = {
     {"addr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
 
+static const int64_t itt___itt_heap_reallocate_begin_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_heap_reallocate_begin_slots[] = {
     {"h", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"addr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"new_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"initialized", 7, 4, TRACER_SLOT_SIGNED, 0, -1},
+};
+
+static const int64_t itt___itt_heap_reallocate_end_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_heap_reallocate_end_slots[] = {
@@ -482,28 +686,56 @@ static const struct tracer_slot itt___itt_heap_reallocate_end_slots[] = {
     {"initialized", 8, 4, TRACER_SLOT_SIGNED, 0, -1},
 };
 
+static const int64_t itt___itt_heap_internal_access_begin_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_heap_internal_access_begin_slots[] = {
     {NULL, 0, 0, 0, 0, -1},
+};
+
+static const int64_t itt___itt_heap_internal_access_end_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_heap_internal_access_end_slots[] = {
     {NULL, 0, 0, 0, 0, -1},
 };
 
+static const int64_t itt___itt_heap_record_memory_growth_begin_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_heap_record_memory_growth_begin_slots[] = {
     {NULL, 0, 0, 0, 0, -1},
+};
+
+static const int64_t itt___itt_heap_record_memory_growth_end_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_heap_record_memory_growth_end_slots[] = {
     {NULL, 0, 0, 0, 0, -1},
 };
 
+static const int64_t itt___itt_heap_reset_detection_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_heap_reset_detection_slots[] = {
     {"reset_mask", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
 };
 
+static const int64_t itt___itt_heap_record_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_heap_record_slots[] = {
     {"record_mask", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+};
+
+static const int64_t itt___itt_domain_create_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_domain_create_slots[] = {
@@ -511,13 +743,25 @@ static const struct tracer_slot itt___itt_domain_create_slots[] = {
     {"result", 5, 8, TRACER_SLOT_ADDRESS, 1, -1},
 };
 
+static const int64_t itt___itt_string_handle_create_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_string_handle_create_slots[] = {
     {"name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 5, 8, TRACER_SLOT_ADDRESS, 1, -1},
 };
 
+static const int64_t itt___itt_get_timestamp_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_get_timestamp_slots[] = {
     {"result", 4, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+};
+
+static const int64_t itt___itt_id_create_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_id_create_slots[] = {
@@ -529,6 +773,10 @@ static const struct tracer_field_format itt___itt_id_create_formats[] = {
     {"domain_vals", NULL, &itt_record_0},
 };
 
+static const int64_t itt___itt_id_destroy_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_id_destroy_slots[] = {
     {"domain", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
@@ -536,6 +784,10 @@ static const struct tracer_slot itt___itt_id_destroy_slots[] = {
 static const struct tracer_field_format itt___itt_id_destroy_formats[] = {
     {"domain_bytes", NULL, &itt_record_0},
     {"domain_vals", NULL, &itt_record_0},
+};
+
+static const int64_t itt___itt_region_begin_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_region_begin_slots[] = {
@@ -550,6 +802,10 @@ static const struct tracer_field_format itt___itt_region_begin_formats[] = {
     {"name_vals", NULL, &itt_record_1},
 };
 
+static const int64_t itt___itt_region_end_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_region_end_slots[] = {
     {"domain", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
@@ -557,6 +813,10 @@ static const struct tracer_slot itt___itt_region_end_slots[] = {
 static const struct tracer_field_format itt___itt_region_end_formats[] = {
     {"domain_bytes", NULL, &itt_record_0},
     {"domain_vals", NULL, &itt_record_0},
+};
+
+static const int64_t itt___itt_frame_begin_v3_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_frame_begin_v3_slots[] = {
@@ -571,6 +831,10 @@ static const struct tracer_field_format itt___itt_frame_begin_v3_formats[] = {
     {"id_vals", NULL, &itt_record_2},
 };
 
+static const int64_t itt___itt_frame_end_v3_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_frame_end_v3_slots[] = {
     {"domain", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"id", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -581,6 +845,10 @@ static const struct tracer_field_format itt___itt_frame_end_v3_formats[] = {
     {"domain_vals", NULL, &itt_record_0},
     {"id_bytes", NULL, &itt_record_2},
     {"id_vals", NULL, &itt_record_2},
+};
+
+static const int64_t itt___itt_frame_submit_v3_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_frame_submit_v3_slots[] = {
@@ -597,17 +865,33 @@ static const struct tracer_field_format itt___itt_frame_submit_v3_formats[] = {
     {"id_vals", NULL, &itt_record_2},
 };
 
+static const int64_t itt___itt_frame_create_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_frame_create_slots[] = {
     {"domain", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 5, 8, TRACER_SLOT_ADDRESS, 1, -1},
+};
+
+static const int64_t itt___itt_frame_begin_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_frame_begin_slots[] = {
     {"frame", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
 
+static const int64_t itt___itt_frame_end_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_frame_end_slots[] = {
     {"frame", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t itt___itt_task_begin_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_task_begin_slots[] = {
@@ -622,6 +906,10 @@ static const struct tracer_field_format itt___itt_task_begin_formats[] = {
     {"name_vals", NULL, &itt_record_1},
 };
 
+static const int64_t itt___itt_task_begin_fn_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_task_begin_fn_slots[] = {
     {"domain", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"fn", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -632,6 +920,10 @@ static const struct tracer_field_format itt___itt_task_begin_fn_formats[] = {
     {"domain_vals", NULL, &itt_record_0},
 };
 
+static const int64_t itt___itt_task_end_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_task_end_slots[] = {
     {"domain", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
@@ -639,6 +931,10 @@ static const struct tracer_slot itt___itt_task_end_slots[] = {
 static const struct tracer_field_format itt___itt_task_end_formats[] = {
     {"domain_bytes", NULL, &itt_record_0},
     {"domain_vals", NULL, &itt_record_0},
+};
+
+static const int64_t itt___itt_task_begin_overlapped_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_task_begin_overlapped_slots[] = {
@@ -653,6 +949,10 @@ static const struct tracer_field_format itt___itt_task_begin_overlapped_formats[
     {"name_vals", NULL, &itt_record_1},
 };
 
+static const int64_t itt___itt_task_end_overlapped_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_task_end_overlapped_slots[] = {
     {"domain", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
@@ -660,6 +960,10 @@ static const struct tracer_slot itt___itt_task_end_overlapped_slots[] = {
 static const struct tracer_field_format itt___itt_task_end_overlapped_formats[] = {
     {"domain_bytes", NULL, &itt_record_0},
     {"domain_vals", NULL, &itt_record_0},
+};
+
+static const int64_t itt___itt_marker_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_marker_slots[] = {
@@ -674,6 +978,10 @@ static const struct tracer_field_format itt___itt_marker_formats[] = {
     {"name_bytes", NULL, &itt_record_1},
     {"name_vals", NULL, &itt_record_1},
     {"scope", &itt_names_0, NULL},
+};
+
+static const int64_t itt___itt_metadata_add_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_metadata_add_slots[] = {
@@ -692,6 +1000,10 @@ static const struct tracer_field_format itt___itt_metadata_add_formats[] = {
     {"type", &itt_names_1, NULL},
 };
 
+static const int64_t itt___itt_metadata_str_add_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_metadata_str_add_slots[] = {
     {"domain", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"key", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -704,6 +1016,10 @@ static const struct tracer_field_format itt___itt_metadata_str_add_formats[] = {
     {"domain_vals", NULL, &itt_record_0},
     {"key_bytes", NULL, &itt_record_1},
     {"key_vals", NULL, &itt_record_1},
+};
+
+static const int64_t itt___itt_metadata_add_with_scope_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_metadata_add_with_scope_slots[] = {
@@ -724,6 +1040,10 @@ static const struct tracer_field_format itt___itt_metadata_add_with_scope_format
     {"type", &itt_names_1, NULL},
 };
 
+static const int64_t itt___itt_metadata_str_add_with_scope_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_metadata_str_add_with_scope_slots[] = {
     {"domain", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"scope", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -740,6 +1060,10 @@ static const struct tracer_field_format itt___itt_metadata_str_add_with_scope_fo
     {"key_vals", NULL, &itt_record_1},
 };
 
+static const int64_t itt___itt_relation_add_to_current_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_relation_add_to_current_slots[] = {
     {"domain", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"relation", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -749,6 +1073,10 @@ static const struct tracer_field_format itt___itt_relation_add_to_current_format
     {"domain_bytes", NULL, &itt_record_0},
     {"domain_vals", NULL, &itt_record_0},
     {"relation", &itt_names_2, NULL},
+};
+
+static const int64_t itt___itt_relation_add_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_relation_add_slots[] = {
@@ -762,14 +1090,26 @@ static const struct tracer_field_format itt___itt_relation_add_formats[] = {
     {"relation", &itt_names_2, NULL},
 };
 
+static const int64_t itt___itt_clock_domain_create_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_clock_domain_create_slots[] = {
     {"fn", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"fn_data", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 6, 8, TRACER_SLOT_ADDRESS, 1, -1},
 };
 
+static const int64_t itt___itt_clock_domain_reset_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_clock_domain_reset_slots[] = {
     {NULL, 0, 0, 0, 0, -1},
+};
+
+static const int64_t itt___itt_id_create_ex_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_id_create_ex_slots[] = {
@@ -785,6 +1125,10 @@ static const struct tracer_field_format itt___itt_id_create_ex_formats[] = {
     {"clock_domain_vals", NULL, &itt_record_4},
 };
 
+static const int64_t itt___itt_id_destroy_ex_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_id_destroy_ex_slots[] = {
     {"domain", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"clock_domain", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -796,6 +1140,10 @@ static const struct tracer_field_format itt___itt_id_destroy_ex_formats[] = {
     {"domain_vals", NULL, &itt_record_0},
     {"clock_domain_bytes", NULL, &itt_record_4},
     {"clock_domain_vals", NULL, &itt_record_4},
+};
+
+static const int64_t itt___itt_task_begin_ex_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_task_begin_ex_slots[] = {
@@ -814,6 +1162,10 @@ static const struct tracer_field_format itt___itt_task_begin_ex_formats[] = {
     {"name_vals", NULL, &itt_record_1},
 };
 
+static const int64_t itt___itt_task_begin_fn_ex_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_task_begin_fn_ex_slots[] = {
     {"domain", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"clock_domain", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -828,6 +1180,10 @@ static const struct tracer_field_format itt___itt_task_begin_fn_ex_formats[] = {
     {"clock_domain_vals", NULL, &itt_record_4},
 };
 
+static const int64_t itt___itt_task_end_ex_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_task_end_ex_slots[] = {
     {"domain", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"clock_domain", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -839,6 +1195,10 @@ static const struct tracer_field_format itt___itt_task_end_ex_formats[] = {
     {"domain_vals", NULL, &itt_record_0},
     {"clock_domain_bytes", NULL, &itt_record_4},
     {"clock_domain_vals", NULL, &itt_record_4},
+};
+
+static const int64_t itt___itt_task_begin_overlapped_ex_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_task_begin_overlapped_ex_slots[] = {
@@ -857,6 +1217,10 @@ static const struct tracer_field_format itt___itt_task_begin_overlapped_ex_forma
     {"name_vals", NULL, &itt_record_1},
 };
 
+static const int64_t itt___itt_task_end_overlapped_ex_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_task_end_overlapped_ex_slots[] = {
     {"domain", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"clock_domain", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -868,6 +1232,10 @@ static const struct tracer_field_format itt___itt_task_end_overlapped_ex_formats
     {"domain_vals", NULL, &itt_record_0},
     {"clock_domain_bytes", NULL, &itt_record_4},
     {"clock_domain_vals", NULL, &itt_record_4},
+};
+
+static const int64_t itt___itt_marker_ex_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_marker_ex_slots[] = {
@@ -888,6 +1256,10 @@ static const struct tracer_field_format itt___itt_marker_ex_formats[] = {
     {"scope", &itt_names_0, NULL},
 };
 
+static const int64_t itt___itt_relation_add_to_current_ex_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_relation_add_to_current_ex_slots[] = {
     {"domain", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"clock_domain", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -901,6 +1273,10 @@ static const struct tracer_field_format itt___itt_relation_add_to_current_ex_for
     {"clock_domain_bytes", NULL, &itt_record_4},
     {"clock_domain_vals", NULL, &itt_record_4},
     {"relation", &itt_names_2, NULL},
+};
+
+static const int64_t itt___itt_relation_add_ex_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_relation_add_ex_slots[] = {
@@ -918,10 +1294,18 @@ static const struct tracer_field_format itt___itt_relation_add_ex_formats[] = {
     {"relation", &itt_names_2, NULL},
 };
 
+static const int64_t itt___itt_counter_create_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_counter_create_slots[] = {
     {"name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"domain", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 6, 8, TRACER_SLOT_ADDRESS, 1, -1},
+};
+
+static const int64_t itt___itt_counter_create_typed_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_counter_create_typed_slots[] = {
@@ -933,6 +1317,10 @@ static const struct tracer_slot itt___itt_counter_create_typed_slots[] = {
 
 static const struct tracer_field_format itt___itt_counter_create_typed_formats[] = {
     {"type", &itt_names_1, NULL},
+};
+
+static const int64_t itt___itt_counter_create_v3_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_counter_create_v3_slots[] = {
@@ -948,8 +1336,16 @@ static const struct tracer_field_format itt___itt_counter_create_v3_formats[] = 
     {"type", &itt_names_1, NULL},
 };
 
+static const int64_t itt___itt_counter_inc_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_counter_inc_slots[] = {
     {"id", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t itt___itt_counter_inc_delta_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_counter_inc_delta_slots[] = {
@@ -957,13 +1353,25 @@ static const struct tracer_slot itt___itt_counter_inc_delta_slots[] = {
     {"value", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
 };
 
+static const int64_t itt___itt_counter_dec_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_counter_dec_slots[] = {
     {"id", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t itt___itt_counter_dec_delta_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_counter_dec_delta_slots[] = {
     {"id", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"value", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+};
+
+static const int64_t itt___itt_counter_inc_v3_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_counter_inc_v3_slots[] = {
@@ -976,6 +1384,10 @@ static const struct tracer_field_format itt___itt_counter_inc_v3_formats[] = {
     {"domain_vals", NULL, &itt_record_0},
     {"name_bytes", NULL, &itt_record_1},
     {"name_vals", NULL, &itt_record_1},
+};
+
+static const int64_t itt___itt_counter_inc_delta_v3_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_counter_inc_delta_v3_slots[] = {
@@ -991,6 +1403,10 @@ static const struct tracer_field_format itt___itt_counter_inc_delta_v3_formats[]
     {"name_vals", NULL, &itt_record_1},
 };
 
+static const int64_t itt___itt_counter_dec_v3_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_counter_dec_v3_slots[] = {
     {"domain", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"name", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1001,6 +1417,10 @@ static const struct tracer_field_format itt___itt_counter_dec_v3_formats[] = {
     {"domain_vals", NULL, &itt_record_0},
     {"name_bytes", NULL, &itt_record_1},
     {"name_vals", NULL, &itt_record_1},
+};
+
+static const int64_t itt___itt_counter_dec_delta_v3_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_counter_dec_delta_v3_slots[] = {
@@ -1016,9 +1436,17 @@ static const struct tracer_field_format itt___itt_counter_dec_delta_v3_formats[]
     {"name_vals", NULL, &itt_record_1},
 };
 
+static const int64_t itt___itt_counter_set_value_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_counter_set_value_slots[] = {
     {"id", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"value_ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t itt___itt_counter_set_value_ex_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_counter_set_value_ex_slots[] = {
@@ -1033,13 +1461,25 @@ static const struct tracer_field_format itt___itt_counter_set_value_ex_formats[]
     {"clock_domain_vals", NULL, &itt_record_4},
 };
 
+static const int64_t itt___itt_counter_set_value_v3_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_counter_set_value_v3_slots[] = {
     {"counter", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"value_ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
 
+static const int64_t itt___itt_counter_destroy_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_counter_destroy_slots[] = {
     {"id", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t itt___itt_bind_context_metadata_to_counter_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_bind_context_metadata_to_counter_slots[] = {
@@ -1053,6 +1493,10 @@ static const struct tracer_field_format itt___itt_bind_context_metadata_to_count
     {"metadata_vals", NULL, &itt_record_6},
 };
 
+static const int64_t itt___itt_track_group_create_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_track_group_create_slots[] = {
     {"name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"track_group_type", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -1063,6 +1507,10 @@ static const struct tracer_field_format itt___itt_track_group_create_formats[] =
     {"name_bytes", NULL, &itt_record_1},
     {"name_vals", NULL, &itt_record_1},
     {"track_group_type", &itt_names_5, NULL},
+};
+
+static const int64_t itt___itt_track_create_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_track_create_slots[] = {
@@ -1080,6 +1528,10 @@ static const struct tracer_field_format itt___itt_track_create_formats[] = {
     {"track_type", &itt_names_6, NULL},
 };
 
+static const int64_t itt___itt_set_track_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_set_track_slots[] = {
     {"track", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
@@ -1089,10 +1541,18 @@ static const struct tracer_field_format itt___itt_set_track_formats[] = {
     {"track_vals", NULL, &itt_record_8},
 };
 
+static const int64_t itt___itt_event_create_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_event_create_slots[] = {
     {"name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"namelen", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 6, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
+static const int64_t itt___itt_event_start_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_event_start_slots[] = {
@@ -1100,9 +1560,17 @@ static const struct tracer_slot itt___itt_event_start_slots[] = {
     {"result", 5, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
+static const int64_t itt___itt_event_end_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_event_end_slots[] = {
     {"event", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 5, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
+static const int64_t itt___itt_histogram_create_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_histogram_create_slots[] = {
@@ -1120,6 +1588,10 @@ static const struct tracer_field_format itt___itt_histogram_create_formats[] = {
     {"y_axis_type", &itt_names_1, NULL},
 };
 
+static const int64_t itt___itt_histogram_submit_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_histogram_submit_slots[] = {
     {"histogram", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"length", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -1132,14 +1604,26 @@ static const struct tracer_field_format itt___itt_histogram_submit_formats[] = {
     {"histogram_vals", NULL, &itt_record_9},
 };
 
+static const int64_t itt___itt_module_load_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_module_load_slots[] = {
     {"start_addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"end_addr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"path", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
 
+static const int64_t itt___itt_module_unload_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot itt___itt_module_unload_slots[] = {
     {"addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t itt___itt_module_load_with_sections_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_module_load_with_sections_slots[] = {
@@ -1149,6 +1633,10 @@ static const struct tracer_slot itt___itt_module_load_with_sections_slots[] = {
 static const struct tracer_field_format itt___itt_module_load_with_sections_formats[] = {
     {"module_obj_bytes", NULL, &itt_record_12},
     {"module_obj_vals", NULL, &itt_record_12},
+};
+
+static const int64_t itt___itt_module_unload_with_sections_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot itt___itt_module_unload_with_sections_slots[] = {
@@ -1162,612 +1650,612 @@ static const struct tracer_field_format itt___itt_module_unload_with_sections_fo
 
 static const struct tracer_function_desc itt_functions[] = {
     {"__itt_pause", TRACER_STATUS_NONE, itt___itt_pause_slots, 0, 4,
-     0,
+     0, itt___itt_pause_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_resume", TRACER_STATUS_NONE, itt___itt_resume_slots, 0, 4,
-     0,
+     0, itt___itt_resume_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_detach", TRACER_STATUS_NONE, itt___itt_detach_slots, 0, 4,
-     0,
+     0, itt___itt_detach_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_pause_scoped", TRACER_STATUS_NONE, itt___itt_pause_scoped_slots, 1, 5,
-     0,
+     0, itt___itt_pause_scoped_ok_statuses, 0,
      itt___itt_pause_scoped_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_resume_scoped", TRACER_STATUS_NONE, itt___itt_resume_scoped_slots, 1, 5,
-     0,
+     0, itt___itt_resume_scoped_ok_statuses, 0,
      itt___itt_resume_scoped_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_enable_attach", TRACER_STATUS_NONE, itt___itt_enable_attach_slots, 0, 4,
-     0,
+     0, itt___itt_enable_attach_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_thread_set_name", TRACER_STATUS_NONE, itt___itt_thread_set_name_slots, 1, 5,
-     1,
+     1, itt___itt_thread_set_name_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_thread_ignore", TRACER_STATUS_NONE, itt___itt_thread_ignore_slots, 0, 4,
-     0,
+     0, itt___itt_thread_ignore_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_suppress_push", TRACER_STATUS_NONE, itt___itt_suppress_push_slots, 1, 5,
-     0,
+     0, itt___itt_suppress_push_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_suppress_pop", TRACER_STATUS_NONE, itt___itt_suppress_pop_slots, 0, 4,
-     0,
+     0, itt___itt_suppress_pop_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_suppress_mark_range", TRACER_STATUS_NONE, itt___itt_suppress_mark_range_slots, 4, 8,
-     0,
+     0, itt___itt_suppress_mark_range_ok_statuses, 0,
      itt___itt_suppress_mark_range_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_suppress_clear_range", TRACER_STATUS_NONE, itt___itt_suppress_clear_range_slots, 4, 8,
-     0,
+     0, itt___itt_suppress_clear_range_ok_statuses, 0,
      itt___itt_suppress_clear_range_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_sync_create", TRACER_STATUS_NONE, itt___itt_sync_create_slots, 4, 8,
-     2,
+     2, itt___itt_sync_create_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_sync_rename", TRACER_STATUS_NONE, itt___itt_sync_rename_slots, 2, 6,
-     1,
+     1, itt___itt_sync_rename_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_sync_destroy", TRACER_STATUS_NONE, itt___itt_sync_destroy_slots, 1, 5,
-     0,
+     0, itt___itt_sync_destroy_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_sync_prepare", TRACER_STATUS_NONE, itt___itt_sync_prepare_slots, 1, 5,
-     0,
+     0, itt___itt_sync_prepare_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_sync_cancel", TRACER_STATUS_NONE, itt___itt_sync_cancel_slots, 1, 5,
-     0,
+     0, itt___itt_sync_cancel_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_sync_acquired", TRACER_STATUS_NONE, itt___itt_sync_acquired_slots, 1, 5,
-     0,
+     0, itt___itt_sync_acquired_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_sync_releasing", TRACER_STATUS_NONE, itt___itt_sync_releasing_slots, 1, 5,
-     0,
+     0, itt___itt_sync_releasing_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_site_begin", TRACER_STATUS_NONE, itt___itt_model_site_begin_slots, 5, 9,
-     1,
+     1, itt___itt_model_site_begin_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_site_beginA", TRACER_STATUS_NONE, itt___itt_model_site_beginA_slots, 1, 5,
-     1,
+     1, itt___itt_model_site_beginA_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_site_beginAL", TRACER_STATUS_NONE, itt___itt_model_site_beginAL_slots, 2, 6,
-     1,
+     1, itt___itt_model_site_beginAL_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_site_end", TRACER_STATUS_NONE, itt___itt_model_site_end_slots, 2, 6,
-     0,
+     0, itt___itt_model_site_end_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_site_end_2", TRACER_STATUS_NONE, itt___itt_model_site_end_2_slots, 0, 4,
-     0,
+     0, itt___itt_model_site_end_2_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_task_begin", TRACER_STATUS_NONE, itt___itt_model_task_begin_slots, 5, 9,
-     1,
+     1, itt___itt_model_task_begin_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_task_beginA", TRACER_STATUS_NONE, itt___itt_model_task_beginA_slots, 1, 5,
-     1,
+     1, itt___itt_model_task_beginA_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_task_beginAL", TRACER_STATUS_NONE, itt___itt_model_task_beginAL_slots, 2, 6,
-     1,
+     1, itt___itt_model_task_beginAL_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_iteration_taskA", TRACER_STATUS_NONE, itt___itt_model_iteration_taskA_slots, 1, 5,
-     1,
+     1, itt___itt_model_iteration_taskA_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_iteration_taskAL", TRACER_STATUS_NONE, itt___itt_model_iteration_taskAL_slots, 2, 6,
-     1,
+     1, itt___itt_model_iteration_taskAL_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_task_end", TRACER_STATUS_NONE, itt___itt_model_task_end_slots, 2, 6,
-     0,
+     0, itt___itt_model_task_end_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_task_end_2", TRACER_STATUS_NONE, itt___itt_model_task_end_2_slots, 0, 4,
-     0,
+     0, itt___itt_model_task_end_2_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_lock_acquire", TRACER_STATUS_NONE, itt___itt_model_lock_acquire_slots, 1, 5,
-     0,
+     0, itt___itt_model_lock_acquire_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_lock_acquire_2", TRACER_STATUS_NONE, itt___itt_model_lock_acquire_2_slots, 1, 5,
-     0,
+     0, itt___itt_model_lock_acquire_2_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_lock_release", TRACER_STATUS_NONE, itt___itt_model_lock_release_slots, 1, 5,
-     0,
+     0, itt___itt_model_lock_release_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_lock_release_2", TRACER_STATUS_NONE, itt___itt_model_lock_release_2_slots, 1, 5,
-     0,
+     0, itt___itt_model_lock_release_2_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_record_allocation", TRACER_STATUS_NONE, itt___itt_model_record_allocation_slots, 2, 6,
-     0,
+     0, itt___itt_model_record_allocation_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_record_deallocation", TRACER_STATUS_NONE, itt___itt_model_record_deallocation_slots, 1, 5,
-     0,
+     0, itt___itt_model_record_deallocation_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_induction_uses", TRACER_STATUS_NONE, itt___itt_model_induction_uses_slots, 2, 6,
-     0,
+     0, itt___itt_model_induction_uses_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_reduction_uses", TRACER_STATUS_NONE, itt___itt_model_reduction_uses_slots, 2, 6,
-     0,
+     0, itt___itt_model_reduction_uses_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_observe_uses", TRACER_STATUS_NONE, itt___itt_model_observe_uses_slots, 2, 6,
-     0,
+     0, itt___itt_model_observe_uses_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_clear_uses", TRACER_STATUS_NONE, itt___itt_model_clear_uses_slots, 1, 5,
-     0,
+     0, itt___itt_model_clear_uses_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_disable_push", TRACER_STATUS_NONE, itt___itt_model_disable_push_slots, 1, 5,
-     0,
+     0, itt___itt_model_disable_push_ok_statuses, 0,
      itt___itt_model_disable_push_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_disable_pop", TRACER_STATUS_NONE, itt___itt_model_disable_pop_slots, 0, 4,
-     0,
+     0, itt___itt_model_disable_pop_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_model_aggregate_task", TRACER_STATUS_NONE, itt___itt_model_aggregate_task_slots, 1, 5,
-     0,
+     0, itt___itt_model_aggregate_task_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_heap_function_create", TRACER_STATUS_NONE, itt___itt_heap_function_create_slots, 3, 7,
-     2,
+     2, itt___itt_heap_function_create_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_heap_allocate_begin", TRACER_STATUS_NONE, itt___itt_heap_allocate_begin_slots, 3, 7,
-     0,
+     0, itt___itt_heap_allocate_begin_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_heap_allocate_end", TRACER_STATUS_NONE, itt___itt_heap_allocate_end_slots, 4, 8,
-     0,
+     0, itt___itt_heap_allocate_end_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_heap_free_begin", TRACER_STATUS_NONE, itt___itt_heap_free_begin_slots, 2, 6,
-     0,
+     0, itt___itt_heap_free_begin_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_heap_free_end", TRACER_STATUS_NONE, itt___itt_heap_free_end_slots, 2, 6,
-     0,
+     0, itt___itt_heap_free_end_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_heap_reallocate_begin", TRACER_STATUS_NONE, itt___itt_heap_reallocate_begin_slots, 4, 8,
-     0,
+     0, itt___itt_heap_reallocate_begin_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_heap_reallocate_end", TRACER_STATUS_NONE, itt___itt_heap_reallocate_end_slots, 5, 9,
-     0,
+     0, itt___itt_heap_reallocate_end_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_heap_internal_access_begin", TRACER_STATUS_NONE, itt___itt_heap_internal_access_begin_slots, 0, 4,
-     0,
+     0, itt___itt_heap_internal_access_begin_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_heap_internal_access_end", TRACER_STATUS_NONE, itt___itt_heap_internal_access_end_slots, 0, 4,
-     0,
+     0, itt___itt_heap_internal_access_end_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_heap_record_memory_growth_begin", TRACER_STATUS_NONE, itt___itt_heap_record_memory_growth_begin_slots, 0, 4,
-     0,
+     0, itt___itt_heap_record_memory_growth_begin_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_heap_record_memory_growth_end", TRACER_STATUS_NONE, itt___itt_heap_record_memory_growth_end_slots, 0, 4,
-     0,
+     0, itt___itt_heap_record_memory_growth_end_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_heap_reset_detection", TRACER_STATUS_NONE, itt___itt_heap_reset_detection_slots, 1, 5,
-     0,
+     0, itt___itt_heap_reset_detection_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_heap_record", TRACER_STATUS_NONE, itt___itt_heap_record_slots, 1, 5,
-     0,
+     0, itt___itt_heap_record_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_domain_create", TRACER_STATUS_NONE, itt___itt_domain_create_slots, 2, 6,
-     1,
+     1, itt___itt_domain_create_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_string_handle_create", TRACER_STATUS_NONE, itt___itt_string_handle_create_slots, 2, 6,
-     1,
+     1, itt___itt_string_handle_create_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_get_timestamp", TRACER_STATUS_NONE, itt___itt_get_timestamp_slots, 1, 5,
-     0,
+     0, itt___itt_get_timestamp_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_id_create", TRACER_STATUS_NONE, itt___itt_id_create_slots, 1, 5,
-     2,
+     2, itt___itt_id_create_ok_statuses, 0,
      itt___itt_id_create_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_id_destroy", TRACER_STATUS_NONE, itt___itt_id_destroy_slots, 1, 5,
-     2,
+     2, itt___itt_id_destroy_ok_statuses, 0,
      itt___itt_id_destroy_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_region_begin", TRACER_STATUS_NONE, itt___itt_region_begin_slots, 2, 6,
-     4,
+     4, itt___itt_region_begin_ok_statuses, 0,
      itt___itt_region_begin_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_region_end", TRACER_STATUS_NONE, itt___itt_region_end_slots, 1, 5,
-     2,
+     2, itt___itt_region_end_ok_statuses, 0,
      itt___itt_region_end_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_frame_begin_v3", TRACER_STATUS_NONE, itt___itt_frame_begin_v3_slots, 2, 6,
-     2,
+     2, itt___itt_frame_begin_v3_ok_statuses, 0,
      itt___itt_frame_begin_v3_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_frame_end_v3", TRACER_STATUS_NONE, itt___itt_frame_end_v3_slots, 2, 6,
-     2,
+     2, itt___itt_frame_end_v3_ok_statuses, 0,
      itt___itt_frame_end_v3_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_frame_submit_v3", TRACER_STATUS_NONE, itt___itt_frame_submit_v3_slots, 4, 8,
-     2,
+     2, itt___itt_frame_submit_v3_ok_statuses, 0,
      itt___itt_frame_submit_v3_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_frame_create", TRACER_STATUS_NONE, itt___itt_frame_create_slots, 2, 6,
-     1,
+     1, itt___itt_frame_create_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_frame_begin", TRACER_STATUS_NONE, itt___itt_frame_begin_slots, 1, 5,
-     0,
+     0, itt___itt_frame_begin_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_frame_end", TRACER_STATUS_NONE, itt___itt_frame_end_slots, 1, 5,
-     0,
+     0, itt___itt_frame_end_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_task_begin", TRACER_STATUS_NONE, itt___itt_task_begin_slots, 2, 6,
-     4,
+     4, itt___itt_task_begin_ok_statuses, 0,
      itt___itt_task_begin_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_task_begin_fn", TRACER_STATUS_NONE, itt___itt_task_begin_fn_slots, 2, 6,
-     3,
+     3, itt___itt_task_begin_fn_ok_statuses, 0,
      itt___itt_task_begin_fn_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_task_end", TRACER_STATUS_NONE, itt___itt_task_end_slots, 1, 5,
-     1,
+     1, itt___itt_task_end_ok_statuses, 0,
      itt___itt_task_end_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_task_begin_overlapped", TRACER_STATUS_NONE, itt___itt_task_begin_overlapped_slots, 2, 6,
-     4,
+     4, itt___itt_task_begin_overlapped_ok_statuses, 0,
      itt___itt_task_begin_overlapped_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_task_end_overlapped", TRACER_STATUS_NONE, itt___itt_task_end_overlapped_slots, 1, 5,
-     2,
+     2, itt___itt_task_end_overlapped_ok_statuses, 0,
      itt___itt_task_end_overlapped_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_marker", TRACER_STATUS_NONE, itt___itt_marker_slots, 3, 7,
-     3,
+     3, itt___itt_marker_ok_statuses, 0,
      itt___itt_marker_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_metadata_add", TRACER_STATUS_NONE, itt___itt_metadata_add_slots, 5, 9,
-     3,
+     3, itt___itt_metadata_add_ok_statuses, 0,
      itt___itt_metadata_add_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_metadata_str_add", TRACER_STATUS_NONE, itt___itt_metadata_str_add_slots, 4, 8,
-     4,
+     4, itt___itt_metadata_str_add_ok_statuses, 0,
      itt___itt_metadata_str_add_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_metadata_add_with_scope", TRACER_STATUS_NONE, itt___itt_metadata_add_with_scope_slots, 6, 10,
-     2,
+     2, itt___itt_metadata_add_with_scope_ok_statuses, 0,
      itt___itt_metadata_add_with_scope_formats, 6,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_metadata_str_add_with_scope", TRACER_STATUS_NONE, itt___itt_metadata_str_add_with_scope_slots, 5, 9,
-     3,
+     3, itt___itt_metadata_str_add_with_scope_ok_statuses, 0,
      itt___itt_metadata_str_add_with_scope_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_relation_add_to_current", TRACER_STATUS_NONE, itt___itt_relation_add_to_current_slots, 2, 6,
-     2,
+     2, itt___itt_relation_add_to_current_ok_statuses, 0,
      itt___itt_relation_add_to_current_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_relation_add", TRACER_STATUS_NONE, itt___itt_relation_add_slots, 2, 6,
-     3,
+     3, itt___itt_relation_add_ok_statuses, 0,
      itt___itt_relation_add_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_clock_domain_create", TRACER_STATUS_NONE, itt___itt_clock_domain_create_slots, 3, 7,
-     0,
+     0, itt___itt_clock_domain_create_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_clock_domain_reset", TRACER_STATUS_NONE, itt___itt_clock_domain_reset_slots, 0, 4,
-     0,
+     0, itt___itt_clock_domain_reset_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_id_create_ex", TRACER_STATUS_NONE, itt___itt_id_create_ex_slots, 3, 7,
-     3,
+     3, itt___itt_id_create_ex_ok_statuses, 0,
      itt___itt_id_create_ex_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_id_destroy_ex", TRACER_STATUS_NONE, itt___itt_id_destroy_ex_slots, 3, 7,
-     3,
+     3, itt___itt_id_destroy_ex_ok_statuses, 0,
      itt___itt_id_destroy_ex_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_task_begin_ex", TRACER_STATUS_NONE, itt___itt_task_begin_ex_slots, 4, 8,
-     5,
+     5, itt___itt_task_begin_ex_ok_statuses, 0,
      itt___itt_task_begin_ex_formats, 6,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_task_begin_fn_ex", TRACER_STATUS_NONE, itt___itt_task_begin_fn_ex_slots, 4, 8,
-     4,
+     4, itt___itt_task_begin_fn_ex_ok_statuses, 0,
      itt___itt_task_begin_fn_ex_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_task_end_ex", TRACER_STATUS_NONE, itt___itt_task_end_ex_slots, 3, 7,
-     2,
+     2, itt___itt_task_end_ex_ok_statuses, 0,
      itt___itt_task_end_ex_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_task_begin_overlapped_ex", TRACER_STATUS_NONE, itt___itt_task_begin_overlapped_ex_slots, 4, 8,
-     5,
+     5, itt___itt_task_begin_overlapped_ex_ok_statuses, 0,
      itt___itt_task_begin_overlapped_ex_formats, 6,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_task_end_overlapped_ex", TRACER_STATUS_NONE, itt___itt_task_end_overlapped_ex_slots, 3, 7,
-     3,
+     3, itt___itt_task_end_overlapped_ex_ok_statuses, 0,
      itt___itt_task_end_overlapped_ex_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_marker_ex", TRACER_STATUS_NONE, itt___itt_marker_ex_slots, 5, 9,
-     4,
+     4, itt___itt_marker_ex_ok_statuses, 0,
      itt___itt_marker_ex_formats, 7,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_relation_add_to_current_ex", TRACER_STATUS_NONE, itt___itt_relation_add_to_current_ex_slots, 4, 8,
-     3,
+     3, itt___itt_relation_add_to_current_ex_ok_statuses, 0,
      itt___itt_relation_add_to_current_ex_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_relation_add_ex", TRACER_STATUS_NONE, itt___itt_relation_add_ex_slots, 4, 8,
-     4,
+     4, itt___itt_relation_add_ex_ok_statuses, 0,
      itt___itt_relation_add_ex_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_counter_create", TRACER_STATUS_NONE, itt___itt_counter_create_slots, 3, 7,
-     2,
+     2, itt___itt_counter_create_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_counter_create_typed", TRACER_STATUS_NONE, itt___itt_counter_create_typed_slots, 4, 8,
-     2,
+     2, itt___itt_counter_create_typed_ok_statuses, 0,
      itt___itt_counter_create_typed_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_counter_create_v3", TRACER_STATUS_NONE, itt___itt_counter_create_v3_slots, 4, 8,
-     2,
+     2, itt___itt_counter_create_v3_ok_statuses, 0,
      itt___itt_counter_create_v3_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_counter_inc", TRACER_STATUS_NONE, itt___itt_counter_inc_slots, 1, 5,
-     0,
+     0, itt___itt_counter_inc_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_counter_inc_delta", TRACER_STATUS_NONE, itt___itt_counter_inc_delta_slots, 2, 6,
-     0,
+     0, itt___itt_counter_inc_delta_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_counter_dec", TRACER_STATUS_NONE, itt___itt_counter_dec_slots, 1, 5,
-     0,
+     0, itt___itt_counter_dec_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_counter_dec_delta", TRACER_STATUS_NONE, itt___itt_counter_dec_delta_slots, 2, 6,
-     0,
+     0, itt___itt_counter_dec_delta_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_counter_inc_v3", TRACER_STATUS_NONE, itt___itt_counter_inc_v3_slots, 2, 6,
-     2,
+     2, itt___itt_counter_inc_v3_ok_statuses, 0,
      itt___itt_counter_inc_v3_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_counter_inc_delta_v3", TRACER_STATUS_NONE, itt___itt_counter_inc_delta_v3_slots, 3, 7,
-     2,
+     2, itt___itt_counter_inc_delta_v3_ok_statuses, 0,
      itt___itt_counter_inc_delta_v3_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_counter_dec_v3", TRACER_STATUS_NONE, itt___itt_counter_dec_v3_slots, 2, 6,
-     2,
+     2, itt___itt_counter_dec_v3_ok_statuses, 0,
      itt___itt_counter_dec_v3_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_counter_dec_delta_v3", TRACER_STATUS_NONE, itt___itt_counter_dec_delta_v3_slots, 3, 7,
-     2,
+     2, itt___itt_counter_dec_delta_v3_ok_statuses, 0,
      itt___itt_counter_dec_delta_v3_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_counter_set_value", TRACER_STATUS_NONE, itt___itt_counter_set_value_slots, 2, 6,
-     0,
+     0, itt___itt_counter_set_value_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_counter_set_value_ex", TRACER_STATUS_NONE, itt___itt_counter_set_value_ex_slots, 4, 8,
-     1,
+     1, itt___itt_counter_set_value_ex_ok_statuses, 0,
      itt___itt_counter_set_value_ex_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_counter_set_value_v3", TRACER_STATUS_NONE, itt___itt_counter_set_value_v3_slots, 2, 6,
-     0,
+     0, itt___itt_counter_set_value_v3_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_counter_destroy", TRACER_STATUS_NONE, itt___itt_counter_destroy_slots, 1, 5,
-     0,
+     0, itt___itt_counter_destroy_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_bind_context_metadata_to_counter", TRACER_STATUS_NONE, itt___itt_bind_context_metadata_to_counter_slots, 3, 7,
-     1,
+     1, itt___itt_bind_context_metadata_to_counter_ok_statuses, 0,
      itt___itt_bind_context_metadata_to_counter_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_track_group_create", TRACER_STATUS_NONE, itt___itt_track_group_create_slots, 3, 7,
-     1,
+     1, itt___itt_track_group_create_ok_statuses, 0,
      itt___itt_track_group_create_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_track_create", TRACER_STATUS_NONE, itt___itt_track_create_slots, 4, 8,
-     2,
+     2, itt___itt_track_create_ok_statuses, 0,
      itt___itt_track_create_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_set_track", TRACER_STATUS_NONE, itt___itt_set_track_slots, 1, 5,
-     1,
+     1, itt___itt_set_track_ok_statuses, 0,
      itt___itt_set_track_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_event_create", TRACER_STATUS_NONE, itt___itt_event_create_slots, 3, 7,
-     1,
+     1, itt___itt_event_create_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_event_start", TRACER_STATUS_NONE, itt___itt_event_start_slots, 2, 6,
-     0,
+     0, itt___itt_event_start_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_event_end", TRACER_STATUS_NONE, itt___itt_event_end_slots, 2, 6,
-     0,
+     0, itt___itt_event_end_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_histogram_create", TRACER_STATUS_NONE, itt___itt_histogram_create_slots, 5, 9,
-     2,
+     2, itt___itt_histogram_create_ok_statuses, 0,
      itt___itt_histogram_create_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_histogram_submit", TRACER_STATUS_NONE, itt___itt_histogram_submit_slots, 4, 8,
-     1,
+     1, itt___itt_histogram_submit_ok_statuses, 0,
      itt___itt_histogram_submit_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_module_load", TRACER_STATUS_NONE, itt___itt_module_load_slots, 3, 7,
-     1,
+     1, itt___itt_module_load_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_module_unload", TRACER_STATUS_NONE, itt___itt_module_unload_slots, 1, 5,
-     0,
+     0, itt___itt_module_unload_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_module_load_with_sections", TRACER_STATUS_NONE, itt___itt_module_load_with_sections_slots, 1, 5,
-     1,
+     1, itt___itt_module_load_with_sections_ok_statuses, 0,
      itt___itt_module_load_with_sections_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"__itt_module_unload_with_sections", TRACER_STATUS_NONE, itt___itt_module_unload_with_sections_slots, 1, 5,
-     1,
+     1, itt___itt_module_unload_with_sections_ok_statuses, 0,
      itt___itt_module_unload_with_sections_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},

@@ -37,7 +37,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_pause,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_pause_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_pause__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_pause_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -52,7 +52,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_resume,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_resume_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_resume__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_resume_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -67,7 +67,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_detach,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_detach_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_detach__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_detach_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -82,7 +82,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_pause_scoped,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_pause_scoped_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_pause_scoped__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_pause_scoped_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -97,7 +97,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_resume_scoped,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_resume_scoped_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_resume_scoped__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_resume_scoped_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -112,7 +112,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_enable_attach,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_enable_attach_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_enable_attach__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_enable_attach_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -127,7 +127,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_thread_set_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_thread_set_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_thread_set_name__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_thread_set_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -143,7 +143,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_thread_ignore,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_thread_ignore_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_thread_ignore__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_thread_ignore_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -158,7 +158,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_suppress_push,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_suppress_push_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_suppress_push__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_suppress_push_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -173,7 +173,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_suppress_pop,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_suppress_pop_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_suppress_pop__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_suppress_pop_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -188,7 +188,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_suppress_mark_range,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_suppress_mark_range_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_suppress_mark_range__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_suppress_mark_range_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -203,7 +203,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_suppress_clear_range,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_suppress_clear_range_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_suppress_clear_range__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_suppress_clear_range_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -218,7 +218,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_create__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_sync_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -235,7 +235,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_rename,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_rename_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_rename__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_sync_rename_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -251,7 +251,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_destroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_destroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_destroy__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_sync_destroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -266,7 +266,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_prepare,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_prepare_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_prepare__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_sync_prepare_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -281,7 +281,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_cancel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_cancel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_cancel__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_sync_cancel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -296,7 +296,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_acquired,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_acquired_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_acquired__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_sync_acquired_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -311,7 +311,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_releasing,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_releasing_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_releasing__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_sync_releasing_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -326,7 +326,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_site_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_site_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_site_begin__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_site_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -342,7 +342,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_site_beginA,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_site_beginA_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_site_beginA__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_site_beginA_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -358,7 +358,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_site_beginAL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_site_beginAL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_site_beginAL__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_site_beginAL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -374,7 +374,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_site_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_site_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_site_end__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_site_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -389,7 +389,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_site_end_2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_site_end_2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_site_end_2__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_site_end_2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -404,7 +404,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_task_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_task_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_task_begin__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_task_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -420,7 +420,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_task_beginA,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_task_beginA_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_task_beginA__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_task_beginA_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -436,7 +436,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_task_beginAL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_task_beginAL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_task_beginAL__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_task_beginAL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -452,7 +452,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_iteration_taskA,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_iteration_taskA_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_iteration_taskA__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_iteration_taskA_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -468,7 +468,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_iteration_taskAL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_iteration_taskAL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_iteration_taskAL__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_iteration_taskAL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -484,7 +484,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_task_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_task_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_task_end__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_task_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -499,7 +499,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_task_end_2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_task_end_2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_task_end_2__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_task_end_2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -514,7 +514,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_lock_acquire,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_lock_acquire_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_lock_acquire__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_lock_acquire_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -529,7 +529,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_lock_acquire_2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_lock_acquire_2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_lock_acquire_2__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_lock_acquire_2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -544,7 +544,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_lock_release,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_lock_release_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_lock_release__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_lock_release_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -559,7 +559,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_lock_release_2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_lock_release_2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_lock_release_2__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_lock_release_2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -574,7 +574,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_record_allocation,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_record_allocation_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_record_allocation__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_record_allocation_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -589,7 +589,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_record_deallocation,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_record_deallocation_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_record_deallocation__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_record_deallocation_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -604,7 +604,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_induction_uses,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_induction_uses_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_induction_uses__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_induction_uses_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -619,7 +619,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_reduction_uses,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_reduction_uses_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_reduction_uses__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_reduction_uses_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -634,7 +634,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_observe_uses,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_observe_uses_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_observe_uses__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_observe_uses_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -649,7 +649,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_clear_uses,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_clear_uses_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_clear_uses__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_clear_uses_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -664,7 +664,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_disable_push,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_disable_push_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_disable_push__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_disable_push_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -679,7 +679,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_disable_pop,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_disable_pop_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_disable_pop__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_disable_pop_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -694,7 +694,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_aggregate_task,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_aggregate_task_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_aggregate_task__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_model_aggregate_task_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -709,7 +709,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_function_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_function_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_function_create__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_heap_function_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -726,7 +726,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_allocate_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_allocate_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_allocate_begin__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_heap_allocate_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -741,7 +741,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_allocate_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_allocate_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_allocate_end__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_heap_allocate_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -756,7 +756,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_free_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_free_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_free_begin__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_heap_free_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -771,7 +771,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_free_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_free_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_free_end__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_heap_free_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -786,7 +786,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_reallocate_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_reallocate_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_reallocate_begin__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_heap_reallocate_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -801,7 +801,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_reallocate_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_reallocate_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_reallocate_end__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_heap_reallocate_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -816,7 +816,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_internal_access_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_internal_access_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_internal_access_begin__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_heap_internal_access_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -831,7 +831,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_internal_access_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_internal_access_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_internal_access_end__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_heap_internal_access_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -846,7 +846,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_record_memory_growth_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_record_memory_growth_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_record_memory_growth_begin__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_heap_record_memory_growth_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -861,7 +861,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_record_memory_growth_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_record_memory_growth_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_record_memory_growth_end__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_heap_record_memory_growth_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -876,7 +876,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_reset_detection,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_reset_detection_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_reset_detection__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_heap_reset_detection_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -891,7 +891,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_record,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_record_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_record__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_heap_record_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -906,7 +906,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_domain_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_domain_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_domain_create__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_domain_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -922,7 +922,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_string_handle_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_string_handle_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_string_handle_create__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_string_handle_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -938,7 +938,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_get_timestamp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_get_timestamp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_get_timestamp__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_get_timestamp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -953,7 +953,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_id_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_id_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_id_create__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_id_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -970,7 +970,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_id_destroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_id_destroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_id_destroy__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_id_destroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -987,7 +987,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_region_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_region_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_region_begin__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_region_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1006,7 +1006,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_region_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_region_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_region_end__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_region_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1023,7 +1023,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_begin_v3,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_begin_v3_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_begin_v3__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_frame_begin_v3_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1040,7 +1040,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_end_v3,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_end_v3_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_end_v3__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_frame_end_v3_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1057,7 +1057,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_submit_v3,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_submit_v3_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_submit_v3__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_frame_submit_v3_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1074,7 +1074,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_create__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_frame_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1090,7 +1090,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_begin__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_frame_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1105,7 +1105,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_end__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_frame_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1120,7 +1120,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1139,7 +1139,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_fn,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_fn_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_fn__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_fn_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1157,7 +1157,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_end__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_task_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1173,7 +1173,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_overlapped,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_overlapped_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_overlapped__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_overlapped_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1192,7 +1192,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_end_overlapped,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_end_overlapped_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_end_overlapped__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_task_end_overlapped_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1209,7 +1209,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_marker,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_marker_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_marker__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_marker_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1227,7 +1227,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_metadata_add,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_metadata_add_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_metadata_add__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_metadata_add_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1245,7 +1245,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_metadata_str_add,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_metadata_str_add_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_metadata_str_add__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_metadata_str_add_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1264,7 +1264,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_metadata_add_with_scope,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_metadata_add_with_scope_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_metadata_add_with_scope__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_metadata_add_with_scope_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1281,7 +1281,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_metadata_str_add_with_scope,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_metadata_str_add_with_scope_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_metadata_str_add_with_scope__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_metadata_str_add_with_scope_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1299,7 +1299,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_relation_add_to_current,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_relation_add_to_current_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_relation_add_to_current__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_relation_add_to_current_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1316,7 +1316,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_relation_add,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_relation_add_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_relation_add__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_relation_add_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1334,7 +1334,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_clock_domain_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_clock_domain_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_clock_domain_create__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_clock_domain_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1349,7 +1349,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_clock_domain_reset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_clock_domain_reset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_clock_domain_reset__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_clock_domain_reset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -1364,7 +1364,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_id_create_ex,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_id_create_ex_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_id_create_ex__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_id_create_ex_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1382,7 +1382,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_id_destroy_ex,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_id_destroy_ex_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_id_destroy_ex__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_id_destroy_ex_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1400,7 +1400,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_ex,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_ex_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_ex__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_ex_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1420,7 +1420,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_fn_ex,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_fn_ex_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_fn_ex__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_fn_ex_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1439,7 +1439,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_end_ex,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_end_ex_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_end_ex__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_task_end_ex_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1456,7 +1456,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_overlapped_ex,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_overlapped_ex_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_overlapped_ex__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_overlapped_ex_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1476,7 +1476,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_end_overlapped_ex,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_end_overlapped_ex_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_end_overlapped_ex__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_task_end_overlapped_ex_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1494,7 +1494,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_marker_ex,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_marker_ex_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_marker_ex__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_marker_ex_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1513,7 +1513,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_relation_add_to_current_ex,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_relation_add_to_current_ex_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_relation_add_to_current_ex__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_relation_add_to_current_ex_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1531,7 +1531,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_relation_add_ex,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_relation_add_ex_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_relation_add_ex__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_relation_add_ex_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1550,7 +1550,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_create__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_counter_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1567,7 +1567,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_create_typed,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_create_typed_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_create_typed__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_counter_create_typed_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1584,7 +1584,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_create_v3,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_create_v3_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_create_v3__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_counter_create_v3_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1601,7 +1601,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_inc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_inc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_inc__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_counter_inc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1616,7 +1616,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_inc_delta,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_inc_delta_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_inc_delta__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_counter_inc_delta_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1631,7 +1631,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_dec,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_dec_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_dec__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_counter_dec_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1646,7 +1646,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_dec_delta,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_dec_delta_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_dec_delta__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_counter_dec_delta_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1661,7 +1661,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_inc_v3,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_inc_v3_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_inc_v3__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_counter_inc_v3_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1678,7 +1678,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_inc_delta_v3,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_inc_delta_v3_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_inc_delta_v3__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_counter_inc_delta_v3_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1695,7 +1695,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_dec_v3,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_dec_v3_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_dec_v3__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_counter_dec_v3_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1712,7 +1712,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_dec_delta_v3,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_dec_delta_v3_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_dec_delta_v3__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_counter_dec_delta_v3_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1729,7 +1729,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_set_value,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_set_value_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_set_value__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_counter_set_value_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1744,7 +1744,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_set_value_ex,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_set_value_ex_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_set_value_ex__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_counter_set_value_ex_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1760,7 +1760,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_set_value_v3,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_set_value_v3_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_set_value_v3__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_counter_set_value_v3_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1775,7 +1775,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_destroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_destroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_destroy__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_counter_destroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1790,7 +1790,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_bind_context_metadata_to_counter
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_bind_context_metadata_to_counter_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_bind_context_metadata_to_counter__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_bind_context_metadata_to_counter_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1806,7 +1806,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_track_group_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_track_group_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_track_group_create__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_track_group_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1822,7 +1822,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_track_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_track_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_track_create__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_track_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1839,7 +1839,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_set_track,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_set_track_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_set_track__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_set_track_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1855,7 +1855,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_event_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_event_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_event_create__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_event_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1871,7 +1871,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_event_start,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_event_start_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_event_start__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_event_start_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1886,7 +1886,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_event_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_event_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_event_end__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_event_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1901,7 +1901,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_histogram_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_histogram_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_histogram_create__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_histogram_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1918,7 +1918,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_histogram_submit,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_histogram_submit_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_histogram_submit__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_histogram_submit_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1934,7 +1934,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_module_load,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_module_load_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_module_load__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_module_load_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1950,7 +1950,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_module_unload,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_module_unload_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_module_unload__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_module_unload_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1965,7 +1965,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_module_load_with_sections,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_module_load_with_sections_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_module_load_with_sections__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_module_load_with_sections_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1981,7 +1981,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_module_unload_with_sections,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_module_unload_with_sections_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_module_unload_with_sections__full,
   LTTNG_UST_TP_ARGS(const struct itt___itt_module_unload_with_sections_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)

@@ -110,6 +110,11 @@ static const struct tracer_record_member mpich_record_8_members[] = {
 };
 static const struct tracer_record mpich_record_8 = {"MPI_F08_status", 20, mpich_record_8_members, 5};
 
+static const int64_t mpich_MPI_Status_f082c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Status_f082c_slots[] = {
     {"f08_status", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"c_status", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -122,6 +127,11 @@ static const struct tracer_field_format mpich_MPI_Status_f082c_formats[] = {
     {"f08_status_vals", NULL, &mpich_record_8},
     {"c_status_bytes", NULL, &mpich_record_1},
     {"c_status_vals", NULL, &mpich_record_1},
+};
+
+static const int64_t mpich_MPI_Status_c2f08_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Status_c2f08_slots[] = {
@@ -138,6 +148,11 @@ static const struct tracer_field_format mpich_MPI_Status_c2f08_formats[] = {
     {"f08_status_vals", NULL, &mpich_record_8},
 };
 
+static const int64_t mpich_MPI_Status_f082f_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Status_f082f_slots[] = {
     {"f08_status", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"f_status", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -149,6 +164,11 @@ static const struct tracer_field_format mpich_MPI_Status_f082f_formats[] = {
     {"result", &mpich_status_names, NULL},
     {"f08_status_bytes", NULL, &mpich_record_8},
     {"f08_status_vals", NULL, &mpich_record_8},
+};
+
+static const int64_t mpich_MPI_Status_f2f08_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Status_f2f08_slots[] = {
@@ -163,6 +183,11 @@ static const struct tracer_field_format mpich_MPI_Status_f2f08_formats[] = {
     {"f08_status_vals", NULL, &mpich_record_8},
 };
 
+static const int64_t mpich_MPI_Type_create_f90_integer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_create_f90_integer_slots[] = {
     {"r", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"newtype", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -172,6 +197,11 @@ static const struct tracer_slot mpich_MPI_Type_create_f90_integer_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_create_f90_integer_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_create_f90_real_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_create_f90_real_slots[] = {
@@ -186,6 +216,11 @@ static const struct tracer_field_format mpich_MPI_Type_create_f90_real_formats[]
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_create_f90_complex_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_create_f90_complex_slots[] = {
     {"p", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"r", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -198,6 +233,11 @@ static const struct tracer_field_format mpich_MPI_Type_create_f90_complex_format
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Attr_delete_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Attr_delete_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"keyval", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -206,6 +246,11 @@ static const struct tracer_slot mpich_MPI_Attr_delete_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Attr_delete_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Attr_get_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Attr_get_slots[] = {
@@ -221,6 +266,11 @@ static const struct tracer_field_format mpich_MPI_Attr_get_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Attr_put_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Attr_put_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"keyval", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -230,6 +280,11 @@ static const struct tracer_slot mpich_MPI_Attr_put_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Attr_put_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Comm_create_keyval_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Comm_create_keyval_slots[] = {
@@ -245,6 +300,11 @@ static const struct tracer_field_format mpich_MPI_Comm_create_keyval_formats[] =
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Comm_delete_attr_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Comm_delete_attr_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"comm_keyval", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -255,6 +315,11 @@ static const struct tracer_field_format mpich_MPI_Comm_delete_attr_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Comm_free_keyval_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Comm_free_keyval_slots[] = {
     {"comm_keyval", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -263,6 +328,11 @@ static const struct tracer_slot mpich_MPI_Comm_free_keyval_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Comm_free_keyval_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Comm_get_attr_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Comm_get_attr_slots[] = {
@@ -278,6 +348,11 @@ static const struct tracer_field_format mpich_MPI_Comm_get_attr_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Comm_set_attr_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Comm_set_attr_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"comm_keyval", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -287,6 +362,11 @@ static const struct tracer_slot mpich_MPI_Comm_set_attr_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Comm_set_attr_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Keyval_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Keyval_create_slots[] = {
@@ -302,6 +382,11 @@ static const struct tracer_field_format mpich_MPI_Keyval_create_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Keyval_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Keyval_free_slots[] = {
     {"keyval", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -310,6 +395,11 @@ static const struct tracer_slot mpich_MPI_Keyval_free_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Keyval_free_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_create_keyval_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_create_keyval_slots[] = {
@@ -325,6 +415,11 @@ static const struct tracer_field_format mpich_MPI_Type_create_keyval_formats[] =
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_delete_attr_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_delete_attr_slots[] = {
     {"datatype", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"type_keyval", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -335,6 +430,11 @@ static const struct tracer_field_format mpich_MPI_Type_delete_attr_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_free_keyval_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_free_keyval_slots[] = {
     {"type_keyval", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -343,6 +443,11 @@ static const struct tracer_slot mpich_MPI_Type_free_keyval_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_free_keyval_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_get_attr_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_get_attr_slots[] = {
@@ -358,6 +463,11 @@ static const struct tracer_field_format mpich_MPI_Type_get_attr_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_set_attr_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_set_attr_slots[] = {
     {"datatype", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"type_keyval", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -367,6 +477,11 @@ static const struct tracer_slot mpich_MPI_Type_set_attr_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_set_attr_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Win_create_keyval_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Win_create_keyval_slots[] = {
@@ -382,6 +497,11 @@ static const struct tracer_field_format mpich_MPI_Win_create_keyval_formats[] = 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_delete_attr_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_delete_attr_slots[] = {
     {"win", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"win_keyval", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -392,6 +512,11 @@ static const struct tracer_field_format mpich_MPI_Win_delete_attr_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_free_keyval_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_free_keyval_slots[] = {
     {"win_keyval", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -400,6 +525,11 @@ static const struct tracer_slot mpich_MPI_Win_free_keyval_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Win_free_keyval_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Win_get_attr_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Win_get_attr_slots[] = {
@@ -415,6 +545,11 @@ static const struct tracer_field_format mpich_MPI_Win_get_attr_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_set_attr_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_set_attr_slots[] = {
     {"win", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"win_keyval", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -424,6 +559,11 @@ static const struct tracer_slot mpich_MPI_Win_set_attr_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Win_set_attr_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Allgather_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Allgather_slots[] = {
@@ -440,6 +580,11 @@ static const struct tracer_slot mpich_MPI_Allgather_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Allgather_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Allgather_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Allgather_init_slots[] = {
@@ -460,6 +605,11 @@ static const struct tracer_field_format mpich_MPI_Allgather_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Allgatherv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Allgatherv_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -475,6 +625,11 @@ static const struct tracer_slot mpich_MPI_Allgatherv_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Allgatherv_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Allgatherv_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Allgatherv_init_slots[] = {
@@ -496,6 +651,11 @@ static const struct tracer_field_format mpich_MPI_Allgatherv_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Allreduce_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Allreduce_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -509,6 +669,11 @@ static const struct tracer_slot mpich_MPI_Allreduce_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Allreduce_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Allreduce_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Allreduce_init_slots[] = {
@@ -528,6 +693,11 @@ static const struct tracer_field_format mpich_MPI_Allreduce_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Alltoall_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Alltoall_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -542,6 +712,11 @@ static const struct tracer_slot mpich_MPI_Alltoall_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Alltoall_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Alltoall_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Alltoall_init_slots[] = {
@@ -562,6 +737,11 @@ static const struct tracer_field_format mpich_MPI_Alltoall_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Alltoallv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Alltoallv_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcounts", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -577,6 +757,11 @@ static const struct tracer_slot mpich_MPI_Alltoallv_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Alltoallv_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Alltoallv_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Alltoallv_init_slots[] = {
@@ -599,6 +784,11 @@ static const struct tracer_field_format mpich_MPI_Alltoallv_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Alltoallw_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Alltoallw_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcounts", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -614,6 +804,11 @@ static const struct tracer_slot mpich_MPI_Alltoallw_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Alltoallw_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Alltoallw_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Alltoallw_init_slots[] = {
@@ -636,6 +831,11 @@ static const struct tracer_field_format mpich_MPI_Alltoallw_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Barrier_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Barrier_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -643,6 +843,11 @@ static const struct tracer_slot mpich_MPI_Barrier_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Barrier_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Barrier_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Barrier_init_slots[] = {
@@ -657,6 +862,11 @@ static const struct tracer_field_format mpich_MPI_Barrier_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Bcast_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Bcast_slots[] = {
     {"buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -669,6 +879,11 @@ static const struct tracer_slot mpich_MPI_Bcast_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Bcast_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Bcast_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Bcast_init_slots[] = {
@@ -687,6 +902,11 @@ static const struct tracer_field_format mpich_MPI_Bcast_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Exscan_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Exscan_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -700,6 +920,11 @@ static const struct tracer_slot mpich_MPI_Exscan_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Exscan_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Exscan_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Exscan_init_slots[] = {
@@ -719,6 +944,11 @@ static const struct tracer_field_format mpich_MPI_Exscan_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Gather_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Gather_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -734,6 +964,11 @@ static const struct tracer_slot mpich_MPI_Gather_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Gather_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Gather_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Gather_init_slots[] = {
@@ -755,6 +990,11 @@ static const struct tracer_field_format mpich_MPI_Gather_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Gatherv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Gatherv_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -771,6 +1011,11 @@ static const struct tracer_slot mpich_MPI_Gatherv_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Gatherv_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Gatherv_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Gatherv_init_slots[] = {
@@ -793,6 +1038,11 @@ static const struct tracer_field_format mpich_MPI_Gatherv_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Iallgather_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Iallgather_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -809,6 +1059,11 @@ static const struct tracer_slot mpich_MPI_Iallgather_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Iallgather_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Iallgatherv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Iallgatherv_slots[] = {
@@ -830,6 +1085,11 @@ static const struct tracer_field_format mpich_MPI_Iallgatherv_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Iallreduce_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Iallreduce_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -845,6 +1105,11 @@ static const struct tracer_slot mpich_MPI_Iallreduce_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Iallreduce_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Ialltoall_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Ialltoall_slots[] = {
@@ -863,6 +1128,11 @@ static const struct tracer_slot mpich_MPI_Ialltoall_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Ialltoall_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Ialltoallv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Ialltoallv_slots[] = {
@@ -884,6 +1154,11 @@ static const struct tracer_field_format mpich_MPI_Ialltoallv_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Ialltoallw_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Ialltoallw_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcounts", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -903,6 +1178,11 @@ static const struct tracer_field_format mpich_MPI_Ialltoallw_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Ibarrier_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Ibarrier_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"request", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -912,6 +1192,11 @@ static const struct tracer_slot mpich_MPI_Ibarrier_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Ibarrier_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Ibcast_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Ibcast_slots[] = {
@@ -928,6 +1213,11 @@ static const struct tracer_slot mpich_MPI_Ibcast_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Ibcast_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Iexscan_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Iexscan_slots[] = {
@@ -947,6 +1237,11 @@ static const struct tracer_field_format mpich_MPI_Iexscan_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Igather_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Igather_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -964,6 +1259,11 @@ static const struct tracer_slot mpich_MPI_Igather_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Igather_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Igatherv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Igatherv_slots[] = {
@@ -986,6 +1286,11 @@ static const struct tracer_field_format mpich_MPI_Igatherv_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Ineighbor_allgather_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Ineighbor_allgather_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1001,6 +1306,11 @@ static const struct tracer_slot mpich_MPI_Ineighbor_allgather_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Ineighbor_allgather_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Ineighbor_allgatherv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Ineighbor_allgatherv_slots[] = {
@@ -1021,6 +1331,11 @@ static const struct tracer_field_format mpich_MPI_Ineighbor_allgatherv_formats[]
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Ineighbor_alltoall_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Ineighbor_alltoall_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1036,6 +1351,11 @@ static const struct tracer_slot mpich_MPI_Ineighbor_alltoall_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Ineighbor_alltoall_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Ineighbor_alltoallv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Ineighbor_alltoallv_slots[] = {
@@ -1057,6 +1377,11 @@ static const struct tracer_field_format mpich_MPI_Ineighbor_alltoallv_formats[] 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Ineighbor_alltoallw_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Ineighbor_alltoallw_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcounts", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1074,6 +1399,11 @@ static const struct tracer_slot mpich_MPI_Ineighbor_alltoallw_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Ineighbor_alltoallw_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Ireduce_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Ireduce_slots[] = {
@@ -1094,6 +1424,11 @@ static const struct tracer_field_format mpich_MPI_Ireduce_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Ireduce_scatter_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Ireduce_scatter_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1108,6 +1443,11 @@ static const struct tracer_slot mpich_MPI_Ireduce_scatter_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Ireduce_scatter_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Ireduce_scatter_block_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Ireduce_scatter_block_slots[] = {
@@ -1127,6 +1467,11 @@ static const struct tracer_field_format mpich_MPI_Ireduce_scatter_block_formats[
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Iscan_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Iscan_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1142,6 +1487,11 @@ static const struct tracer_slot mpich_MPI_Iscan_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Iscan_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Iscatter_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Iscatter_slots[] = {
@@ -1161,6 +1511,11 @@ static const struct tracer_slot mpich_MPI_Iscatter_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Iscatter_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Iscatterv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Iscatterv_slots[] = {
@@ -1183,6 +1538,11 @@ static const struct tracer_field_format mpich_MPI_Iscatterv_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Neighbor_allgather_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Neighbor_allgather_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1196,6 +1556,11 @@ static const struct tracer_slot mpich_MPI_Neighbor_allgather_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Neighbor_allgather_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Neighbor_allgather_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Neighbor_allgather_init_slots[] = {
@@ -1216,6 +1581,11 @@ static const struct tracer_field_format mpich_MPI_Neighbor_allgather_init_format
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Neighbor_allgatherv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Neighbor_allgatherv_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1230,6 +1600,11 @@ static const struct tracer_slot mpich_MPI_Neighbor_allgatherv_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Neighbor_allgatherv_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Neighbor_allgatherv_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Neighbor_allgatherv_init_slots[] = {
@@ -1251,6 +1626,11 @@ static const struct tracer_field_format mpich_MPI_Neighbor_allgatherv_init_forma
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Neighbor_alltoall_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Neighbor_alltoall_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1264,6 +1644,11 @@ static const struct tracer_slot mpich_MPI_Neighbor_alltoall_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Neighbor_alltoall_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Neighbor_alltoall_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Neighbor_alltoall_init_slots[] = {
@@ -1284,6 +1669,11 @@ static const struct tracer_field_format mpich_MPI_Neighbor_alltoall_init_formats
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Neighbor_alltoallv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Neighbor_alltoallv_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcounts", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1299,6 +1689,11 @@ static const struct tracer_slot mpich_MPI_Neighbor_alltoallv_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Neighbor_alltoallv_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Neighbor_alltoallv_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Neighbor_alltoallv_init_slots[] = {
@@ -1321,6 +1716,11 @@ static const struct tracer_field_format mpich_MPI_Neighbor_alltoallv_init_format
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Neighbor_alltoallw_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Neighbor_alltoallw_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcounts", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1336,6 +1736,11 @@ static const struct tracer_slot mpich_MPI_Neighbor_alltoallw_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Neighbor_alltoallw_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Neighbor_alltoallw_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Neighbor_alltoallw_init_slots[] = {
@@ -1358,6 +1763,11 @@ static const struct tracer_field_format mpich_MPI_Neighbor_alltoallw_init_format
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Reduce_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Reduce_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1372,6 +1782,11 @@ static const struct tracer_slot mpich_MPI_Reduce_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Reduce_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Reduce_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Reduce_init_slots[] = {
@@ -1392,6 +1807,11 @@ static const struct tracer_field_format mpich_MPI_Reduce_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Reduce_local_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Reduce_local_slots[] = {
     {"inbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"inoutbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1403,6 +1823,11 @@ static const struct tracer_slot mpich_MPI_Reduce_local_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Reduce_local_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Reduce_scatter_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Reduce_scatter_slots[] = {
@@ -1419,6 +1844,11 @@ static const struct tracer_field_format mpich_MPI_Reduce_scatter_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Reduce_scatter_block_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Reduce_scatter_block_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1432,6 +1862,11 @@ static const struct tracer_slot mpich_MPI_Reduce_scatter_block_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Reduce_scatter_block_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Reduce_scatter_block_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Reduce_scatter_block_init_slots[] = {
@@ -1451,6 +1886,11 @@ static const struct tracer_field_format mpich_MPI_Reduce_scatter_block_init_form
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Reduce_scatter_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Reduce_scatter_init_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1468,6 +1908,11 @@ static const struct tracer_field_format mpich_MPI_Reduce_scatter_init_formats[] 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Scan_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Scan_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1481,6 +1926,11 @@ static const struct tracer_slot mpich_MPI_Scan_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Scan_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Scan_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Scan_init_slots[] = {
@@ -1500,6 +1950,11 @@ static const struct tracer_field_format mpich_MPI_Scan_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Scatter_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Scatter_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1515,6 +1970,11 @@ static const struct tracer_slot mpich_MPI_Scatter_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Scatter_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Scatter_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Scatter_init_slots[] = {
@@ -1536,6 +1996,11 @@ static const struct tracer_field_format mpich_MPI_Scatter_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Scatterv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Scatterv_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcounts", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1552,6 +2017,11 @@ static const struct tracer_slot mpich_MPI_Scatterv_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Scatterv_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Scatterv_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Scatterv_init_slots[] = {
@@ -1574,6 +2044,11 @@ static const struct tracer_field_format mpich_MPI_Scatterv_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Comm_compare_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Comm_compare_slots[] = {
     {"comm1", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"comm2", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1586,6 +2061,11 @@ static const struct tracer_field_format mpich_MPI_Comm_compare_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Comm_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Comm_create_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"group", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1596,6 +2076,11 @@ static const struct tracer_slot mpich_MPI_Comm_create_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Comm_create_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Comm_create_group_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Comm_create_group_slots[] = {
@@ -1611,6 +2096,11 @@ static const struct tracer_field_format mpich_MPI_Comm_create_group_formats[] = 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Comm_dup_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Comm_dup_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"newcomm", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1620,6 +2110,11 @@ static const struct tracer_slot mpich_MPI_Comm_dup_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Comm_dup_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Comm_dup_with_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Comm_dup_with_info_slots[] = {
@@ -1634,6 +2129,11 @@ static const struct tracer_field_format mpich_MPI_Comm_dup_with_info_formats[] =
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Comm_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Comm_free_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -1642,6 +2142,11 @@ static const struct tracer_slot mpich_MPI_Comm_free_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Comm_free_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Comm_get_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Comm_get_info_slots[] = {
@@ -1653,6 +2158,11 @@ static const struct tracer_slot mpich_MPI_Comm_get_info_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Comm_get_info_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Comm_get_name_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Comm_get_name_slots[] = {
@@ -1668,6 +2178,11 @@ static const struct tracer_field_format mpich_MPI_Comm_get_name_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Comm_group_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Comm_group_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"group", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1677,6 +2192,11 @@ static const struct tracer_slot mpich_MPI_Comm_group_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Comm_group_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Comm_idup_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Comm_idup_slots[] = {
@@ -1690,6 +2210,11 @@ static const struct tracer_slot mpich_MPI_Comm_idup_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Comm_idup_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Comm_idup_with_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Comm_idup_with_info_slots[] = {
@@ -1706,6 +2231,11 @@ static const struct tracer_field_format mpich_MPI_Comm_idup_with_info_formats[] 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Comm_rank_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Comm_rank_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"rank", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1715,6 +2245,11 @@ static const struct tracer_slot mpich_MPI_Comm_rank_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Comm_rank_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Comm_remote_group_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Comm_remote_group_slots[] = {
@@ -1728,6 +2263,11 @@ static const struct tracer_field_format mpich_MPI_Comm_remote_group_formats[] = 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Comm_remote_size_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Comm_remote_size_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"size", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1737,6 +2277,11 @@ static const struct tracer_slot mpich_MPI_Comm_remote_size_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Comm_remote_size_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Comm_set_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Comm_set_info_slots[] = {
@@ -1749,6 +2294,11 @@ static const struct tracer_field_format mpich_MPI_Comm_set_info_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Comm_set_name_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Comm_set_name_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"comm_name", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1757,6 +2307,11 @@ static const struct tracer_slot mpich_MPI_Comm_set_name_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Comm_set_name_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Comm_size_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Comm_size_slots[] = {
@@ -1770,6 +2325,11 @@ static const struct tracer_field_format mpich_MPI_Comm_size_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Comm_split_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Comm_split_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"color", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1781,6 +2341,11 @@ static const struct tracer_slot mpich_MPI_Comm_split_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Comm_split_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Comm_split_type_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Comm_split_type_slots[] = {
@@ -1797,6 +2362,11 @@ static const struct tracer_field_format mpich_MPI_Comm_split_type_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Comm_test_inter_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Comm_test_inter_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"flag", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1806,6 +2376,11 @@ static const struct tracer_slot mpich_MPI_Comm_test_inter_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Comm_test_inter_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Intercomm_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Intercomm_create_slots[] = {
@@ -1821,6 +2396,11 @@ static const struct tracer_slot mpich_MPI_Intercomm_create_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Intercomm_create_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Intercomm_create_from_groups_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Intercomm_create_from_groups_slots[] = {
@@ -1840,6 +2420,11 @@ static const struct tracer_field_format mpich_MPI_Intercomm_create_from_groups_f
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Intercomm_merge_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Intercomm_merge_slots[] = {
     {"intercomm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"high", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1852,6 +2437,11 @@ static const struct tracer_field_format mpich_MPI_Intercomm_merge_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Get_address_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Get_address_slots[] = {
     {"location", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"address", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1861,6 +2451,11 @@ static const struct tracer_slot mpich_MPI_Get_address_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Get_address_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Get_count_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Get_count_slots[] = {
@@ -1877,6 +2472,11 @@ static const struct tracer_field_format mpich_MPI_Get_count_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_Get_elements_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Get_elements_slots[] = {
     {"status", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"datatype", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1891,6 +2491,11 @@ static const struct tracer_field_format mpich_MPI_Get_elements_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_Get_elements_x_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Get_elements_x_slots[] = {
     {"status", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"datatype", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1903,6 +2508,11 @@ static const struct tracer_field_format mpich_MPI_Get_elements_x_formats[] = {
     {"result", &mpich_status_names, NULL},
     {"status_bytes", NULL, &mpich_record_1},
     {"status_vals", NULL, &mpich_record_1},
+};
+
+static const int64_t mpich_MPI_Pack_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Pack_slots[] = {
@@ -1921,6 +2531,11 @@ static const struct tracer_field_format mpich_MPI_Pack_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Pack_external_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Pack_external_slots[] = {
     {"datarep", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"inbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1937,6 +2552,11 @@ static const struct tracer_field_format mpich_MPI_Pack_external_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Pack_external_size_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Pack_external_size_slots[] = {
     {"datarep", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"incount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1948,6 +2568,11 @@ static const struct tracer_slot mpich_MPI_Pack_external_size_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Pack_external_size_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Pack_size_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Pack_size_slots[] = {
@@ -1963,6 +2588,11 @@ static const struct tracer_field_format mpich_MPI_Pack_size_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Status_set_elements_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Status_set_elements_slots[] = {
     {"status", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"datatype", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1974,6 +2604,11 @@ static const struct tracer_field_format mpich_MPI_Status_set_elements_formats[] 
     {"result", &mpich_status_names, NULL},
     {"status_bytes", NULL, &mpich_record_1},
     {"status_vals", NULL, &mpich_record_1},
+};
+
+static const int64_t mpich_MPI_Status_set_elements_x_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Status_set_elements_x_slots[] = {
@@ -1989,6 +2624,11 @@ static const struct tracer_field_format mpich_MPI_Status_set_elements_x_formats[
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_Type_commit_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_commit_slots[] = {
     {"datatype", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -1997,6 +2637,11 @@ static const struct tracer_slot mpich_MPI_Type_commit_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_commit_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_contiguous_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_contiguous_slots[] = {
@@ -2009,6 +2654,11 @@ static const struct tracer_slot mpich_MPI_Type_contiguous_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_contiguous_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_create_darray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_create_darray_slots[] = {
@@ -2030,6 +2680,11 @@ static const struct tracer_field_format mpich_MPI_Type_create_darray_formats[] =
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_create_hindexed_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_create_hindexed_slots[] = {
     {"count", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"array_of_blocklengths", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2042,6 +2697,11 @@ static const struct tracer_slot mpich_MPI_Type_create_hindexed_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_create_hindexed_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_create_hindexed_block_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_create_hindexed_block_slots[] = {
@@ -2058,6 +2718,11 @@ static const struct tracer_field_format mpich_MPI_Type_create_hindexed_block_for
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_create_hvector_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_create_hvector_slots[] = {
     {"count", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"blocklength", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2070,6 +2735,11 @@ static const struct tracer_slot mpich_MPI_Type_create_hvector_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_create_hvector_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_create_indexed_block_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_create_indexed_block_slots[] = {
@@ -2086,6 +2756,11 @@ static const struct tracer_field_format mpich_MPI_Type_create_indexed_block_form
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_create_resized_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_create_resized_slots[] = {
     {"oldtype", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"lb", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -2097,6 +2772,11 @@ static const struct tracer_slot mpich_MPI_Type_create_resized_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_create_resized_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_create_struct_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_create_struct_slots[] = {
@@ -2111,6 +2791,11 @@ static const struct tracer_slot mpich_MPI_Type_create_struct_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_create_struct_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_create_subarray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_create_subarray_slots[] = {
@@ -2129,6 +2814,11 @@ static const struct tracer_field_format mpich_MPI_Type_create_subarray_formats[]
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_dup_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_dup_slots[] = {
     {"oldtype", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"newtype", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2140,6 +2830,11 @@ static const struct tracer_field_format mpich_MPI_Type_dup_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_free_slots[] = {
     {"datatype", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -2148,6 +2843,11 @@ static const struct tracer_slot mpich_MPI_Type_free_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_free_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_get_contents_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_get_contents_slots[] = {
@@ -2163,6 +2863,11 @@ static const struct tracer_slot mpich_MPI_Type_get_contents_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_get_contents_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_get_envelope_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_get_envelope_slots[] = {
@@ -2182,6 +2887,11 @@ static const struct tracer_field_format mpich_MPI_Type_get_envelope_formats[] = 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_get_extent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_get_extent_slots[] = {
     {"datatype", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"lb", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2193,6 +2903,11 @@ static const struct tracer_slot mpich_MPI_Type_get_extent_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_get_extent_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_get_extent_x_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_get_extent_x_slots[] = {
@@ -2208,6 +2923,11 @@ static const struct tracer_field_format mpich_MPI_Type_get_extent_x_formats[] = 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_get_name_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_get_name_slots[] = {
     {"datatype", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"type_name", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2219,6 +2939,11 @@ static const struct tracer_slot mpich_MPI_Type_get_name_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_get_name_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_get_true_extent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_get_true_extent_slots[] = {
@@ -2234,6 +2959,11 @@ static const struct tracer_field_format mpich_MPI_Type_get_true_extent_formats[]
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_get_true_extent_x_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_get_true_extent_x_slots[] = {
     {"datatype", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"true_lb", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2245,6 +2975,11 @@ static const struct tracer_slot mpich_MPI_Type_get_true_extent_x_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_get_true_extent_x_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_indexed_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_indexed_slots[] = {
@@ -2261,6 +2996,11 @@ static const struct tracer_field_format mpich_MPI_Type_indexed_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_match_size_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_match_size_slots[] = {
     {"typeclass", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"size", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2273,6 +3013,11 @@ static const struct tracer_field_format mpich_MPI_Type_match_size_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_set_name_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_set_name_slots[] = {
     {"datatype", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"type_name", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2281,6 +3026,11 @@ static const struct tracer_slot mpich_MPI_Type_set_name_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_set_name_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_size_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_size_slots[] = {
@@ -2294,6 +3044,11 @@ static const struct tracer_field_format mpich_MPI_Type_size_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_size_x_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_size_x_slots[] = {
     {"datatype", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"size", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2303,6 +3058,11 @@ static const struct tracer_slot mpich_MPI_Type_size_x_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_size_x_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_vector_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_vector_slots[] = {
@@ -2317,6 +3077,11 @@ static const struct tracer_slot mpich_MPI_Type_vector_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_vector_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Unpack_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Unpack_slots[] = {
@@ -2335,6 +3100,11 @@ static const struct tracer_field_format mpich_MPI_Unpack_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Unpack_external_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Unpack_external_slots[] = {
     {"datarep", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"inbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2351,6 +3121,11 @@ static const struct tracer_field_format mpich_MPI_Unpack_external_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Address_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Address_slots[] = {
     {"location", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"address", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2360,6 +3135,11 @@ static const struct tracer_slot mpich_MPI_Address_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Address_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_extent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_extent_slots[] = {
@@ -2373,6 +3153,11 @@ static const struct tracer_field_format mpich_MPI_Type_extent_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_lb_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_lb_slots[] = {
     {"datatype", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"displacement", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2384,6 +3169,11 @@ static const struct tracer_field_format mpich_MPI_Type_lb_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_ub_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_ub_slots[] = {
     {"datatype", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"displacement", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2393,6 +3183,11 @@ static const struct tracer_slot mpich_MPI_Type_ub_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_ub_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_hindexed_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_hindexed_slots[] = {
@@ -2409,6 +3204,11 @@ static const struct tracer_field_format mpich_MPI_Type_hindexed_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_hvector_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_hvector_slots[] = {
     {"count", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"blocklength", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2421,6 +3221,11 @@ static const struct tracer_slot mpich_MPI_Type_hvector_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_hvector_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_struct_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_struct_slots[] = {
@@ -2437,6 +3242,11 @@ static const struct tracer_field_format mpich_MPI_Type_struct_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Add_error_class_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Add_error_class_slots[] = {
     {"errorclass", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -2445,6 +3255,11 @@ static const struct tracer_slot mpich_MPI_Add_error_class_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Add_error_class_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Add_error_code_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Add_error_code_slots[] = {
@@ -2458,6 +3273,11 @@ static const struct tracer_field_format mpich_MPI_Add_error_code_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Add_error_string_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Add_error_string_slots[] = {
     {"errorcode", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"string", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2468,6 +3288,11 @@ static const struct tracer_field_format mpich_MPI_Add_error_string_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Comm_call_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Comm_call_errhandler_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"errorcode", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2476,6 +3301,11 @@ static const struct tracer_slot mpich_MPI_Comm_call_errhandler_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Comm_call_errhandler_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Comm_create_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Comm_create_errhandler_slots[] = {
@@ -2489,6 +3319,11 @@ static const struct tracer_field_format mpich_MPI_Comm_create_errhandler_formats
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Comm_get_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Comm_get_errhandler_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"errhandler", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2498,6 +3333,11 @@ static const struct tracer_slot mpich_MPI_Comm_get_errhandler_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Comm_get_errhandler_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Comm_set_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Comm_set_errhandler_slots[] = {
@@ -2510,6 +3350,11 @@ static const struct tracer_field_format mpich_MPI_Comm_set_errhandler_formats[] 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Errhandler_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Errhandler_free_slots[] = {
     {"errhandler", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -2518,6 +3363,11 @@ static const struct tracer_slot mpich_MPI_Errhandler_free_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Errhandler_free_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Error_class_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Error_class_slots[] = {
@@ -2529,6 +3379,11 @@ static const struct tracer_slot mpich_MPI_Error_class_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Error_class_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Error_string_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Error_string_slots[] = {
@@ -2544,6 +3399,11 @@ static const struct tracer_field_format mpich_MPI_Error_string_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_call_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_call_errhandler_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"errorcode", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2552,6 +3412,11 @@ static const struct tracer_slot mpich_MPI_File_call_errhandler_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_call_errhandler_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_create_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_create_errhandler_slots[] = {
@@ -2565,6 +3430,11 @@ static const struct tracer_field_format mpich_MPI_File_create_errhandler_formats
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_get_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_get_errhandler_slots[] = {
     {"file", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"errhandler", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2574,6 +3444,11 @@ static const struct tracer_slot mpich_MPI_File_get_errhandler_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_get_errhandler_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_set_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_set_errhandler_slots[] = {
@@ -2586,6 +3461,11 @@ static const struct tracer_field_format mpich_MPI_File_set_errhandler_formats[] 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Session_call_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Session_call_errhandler_slots[] = {
     {"session", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"errorcode", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2594,6 +3474,11 @@ static const struct tracer_slot mpich_MPI_Session_call_errhandler_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Session_call_errhandler_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Session_create_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Session_create_errhandler_slots[] = {
@@ -2607,6 +3492,11 @@ static const struct tracer_field_format mpich_MPI_Session_create_errhandler_form
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Session_get_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Session_get_errhandler_slots[] = {
     {"session", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"errhandler", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2616,6 +3506,11 @@ static const struct tracer_slot mpich_MPI_Session_get_errhandler_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Session_get_errhandler_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Session_set_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Session_set_errhandler_slots[] = {
@@ -2628,6 +3523,11 @@ static const struct tracer_field_format mpich_MPI_Session_set_errhandler_formats
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_call_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_call_errhandler_slots[] = {
     {"win", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"errorcode", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2636,6 +3536,11 @@ static const struct tracer_slot mpich_MPI_Win_call_errhandler_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Win_call_errhandler_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Win_create_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Win_create_errhandler_slots[] = {
@@ -2649,6 +3554,11 @@ static const struct tracer_field_format mpich_MPI_Win_create_errhandler_formats[
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_get_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_get_errhandler_slots[] = {
     {"win", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"errhandler", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2660,6 +3570,11 @@ static const struct tracer_field_format mpich_MPI_Win_get_errhandler_formats[] =
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_set_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_set_errhandler_slots[] = {
     {"win", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"errhandler", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2668,6 +3583,11 @@ static const struct tracer_slot mpich_MPI_Win_set_errhandler_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Win_set_errhandler_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Errhandler_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Errhandler_create_slots[] = {
@@ -2681,6 +3601,11 @@ static const struct tracer_field_format mpich_MPI_Errhandler_create_formats[] = 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Errhandler_get_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Errhandler_get_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"errhandler", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2692,6 +3617,11 @@ static const struct tracer_field_format mpich_MPI_Errhandler_get_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Errhandler_set_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Errhandler_set_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"errhandler", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2700,6 +3630,11 @@ static const struct tracer_slot mpich_MPI_Errhandler_set_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Errhandler_set_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Group_compare_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Group_compare_slots[] = {
@@ -2714,6 +3649,11 @@ static const struct tracer_field_format mpich_MPI_Group_compare_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Group_difference_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Group_difference_slots[] = {
     {"group1", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"group2", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2724,6 +3664,11 @@ static const struct tracer_slot mpich_MPI_Group_difference_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Group_difference_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Group_excl_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Group_excl_slots[] = {
@@ -2739,6 +3684,11 @@ static const struct tracer_field_format mpich_MPI_Group_excl_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Group_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Group_free_slots[] = {
     {"group", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -2747,6 +3697,11 @@ static const struct tracer_slot mpich_MPI_Group_free_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Group_free_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Group_incl_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Group_incl_slots[] = {
@@ -2762,6 +3717,11 @@ static const struct tracer_field_format mpich_MPI_Group_incl_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Group_intersection_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Group_intersection_slots[] = {
     {"group1", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"group2", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2772,6 +3732,11 @@ static const struct tracer_slot mpich_MPI_Group_intersection_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Group_intersection_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Group_range_excl_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Group_range_excl_slots[] = {
@@ -2787,6 +3752,11 @@ static const struct tracer_field_format mpich_MPI_Group_range_excl_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Group_range_incl_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Group_range_incl_slots[] = {
     {"group", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"n", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2800,6 +3770,11 @@ static const struct tracer_field_format mpich_MPI_Group_range_incl_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Group_rank_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Group_rank_slots[] = {
     {"group", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"rank", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2811,6 +3786,11 @@ static const struct tracer_field_format mpich_MPI_Group_rank_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Group_size_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Group_size_slots[] = {
     {"group", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"size", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2820,6 +3800,11 @@ static const struct tracer_slot mpich_MPI_Group_size_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Group_size_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Group_translate_ranks_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Group_translate_ranks_slots[] = {
@@ -2835,6 +3820,11 @@ static const struct tracer_field_format mpich_MPI_Group_translate_ranks_formats[
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Group_union_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Group_union_slots[] = {
     {"group1", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"group2", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2847,6 +3837,11 @@ static const struct tracer_field_format mpich_MPI_Group_union_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Info_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Info_create_slots[] = {
     {"info", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -2855,6 +3850,11 @@ static const struct tracer_slot mpich_MPI_Info_create_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Info_create_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Info_create_env_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Info_create_env_slots[] = {
@@ -2869,6 +3869,11 @@ static const struct tracer_field_format mpich_MPI_Info_create_env_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Info_delete_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Info_delete_slots[] = {
     {"info", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"key", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2877,6 +3882,11 @@ static const struct tracer_slot mpich_MPI_Info_delete_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Info_delete_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Info_dup_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Info_dup_slots[] = {
@@ -2890,6 +3900,11 @@ static const struct tracer_field_format mpich_MPI_Info_dup_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Info_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Info_free_slots[] = {
     {"info", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -2898,6 +3913,11 @@ static const struct tracer_slot mpich_MPI_Info_free_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Info_free_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Info_get_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Info_get_slots[] = {
@@ -2915,6 +3935,11 @@ static const struct tracer_field_format mpich_MPI_Info_get_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Info_get_nkeys_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Info_get_nkeys_slots[] = {
     {"info", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"nkeys", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2924,6 +3949,11 @@ static const struct tracer_slot mpich_MPI_Info_get_nkeys_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Info_get_nkeys_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Info_get_nthkey_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Info_get_nthkey_slots[] = {
@@ -2936,6 +3966,11 @@ static const struct tracer_slot mpich_MPI_Info_get_nthkey_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Info_get_nthkey_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Info_get_string_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Info_get_string_slots[] = {
@@ -2954,6 +3989,11 @@ static const struct tracer_field_format mpich_MPI_Info_get_string_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Info_get_valuelen_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Info_get_valuelen_slots[] = {
     {"info", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"key", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2968,6 +4008,11 @@ static const struct tracer_field_format mpich_MPI_Info_get_valuelen_formats[] = 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Info_set_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Info_set_slots[] = {
     {"info", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"key", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2979,6 +4024,11 @@ static const struct tracer_field_format mpich_MPI_Info_set_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Abort_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Abort_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"errorcode", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2987,6 +4037,11 @@ static const struct tracer_slot mpich_MPI_Abort_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Abort_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Comm_create_from_group_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Comm_create_from_group_slots[] = {
@@ -3003,12 +4058,22 @@ static const struct tracer_field_format mpich_MPI_Comm_create_from_group_formats
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Finalize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Finalize_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Finalize_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Finalized_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Finalized_slots[] = {
@@ -3019,6 +4084,11 @@ static const struct tracer_slot mpich_MPI_Finalized_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Finalized_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Group_from_session_pset_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Group_from_session_pset_slots[] = {
@@ -3033,6 +4103,11 @@ static const struct tracer_field_format mpich_MPI_Group_from_session_pset_format
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Init_slots[] = {
     {"argc", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"argv", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3043,6 +4118,11 @@ static const struct tracer_slot mpich_MPI_Init_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Init_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Init_thread_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Init_thread_slots[] = {
@@ -3060,6 +4140,11 @@ static const struct tracer_field_format mpich_MPI_Init_thread_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Initialized_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Initialized_slots[] = {
     {"flag", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -3068,6 +4153,11 @@ static const struct tracer_slot mpich_MPI_Initialized_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Initialized_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Is_thread_main_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Is_thread_main_slots[] = {
@@ -3080,6 +4170,11 @@ static const struct tracer_field_format mpich_MPI_Is_thread_main_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Query_thread_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Query_thread_slots[] = {
     {"provided", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -3088,6 +4183,11 @@ static const struct tracer_slot mpich_MPI_Query_thread_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Query_thread_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Session_finalize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Session_finalize_slots[] = {
@@ -3100,6 +4200,11 @@ static const struct tracer_field_format mpich_MPI_Session_finalize_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Session_get_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Session_get_info_slots[] = {
     {"session", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"info_used", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3109,6 +4214,11 @@ static const struct tracer_slot mpich_MPI_Session_get_info_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Session_get_info_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Session_get_nth_pset_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Session_get_nth_pset_slots[] = {
@@ -3126,6 +4236,11 @@ static const struct tracer_field_format mpich_MPI_Session_get_nth_pset_formats[]
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Session_get_num_psets_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Session_get_num_psets_slots[] = {
     {"session", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"info", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3136,6 +4251,11 @@ static const struct tracer_slot mpich_MPI_Session_get_num_psets_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Session_get_num_psets_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Session_get_pset_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Session_get_pset_info_slots[] = {
@@ -3150,6 +4270,11 @@ static const struct tracer_field_format mpich_MPI_Session_get_pset_info_formats[
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Session_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Session_init_slots[] = {
     {"info", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"errhandler", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3162,16 +4287,29 @@ static const struct tracer_field_format mpich_MPI_Session_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Aint_add_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Aint_add_slots[] = {
     {"base", 4, 8, TRACER_SLOT_SIGNED, 0, -1},
     {"disp", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 6, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
+static const int64_t mpich_MPI_Aint_diff_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Aint_diff_slots[] = {
     {"addr1", 4, 8, TRACER_SLOT_SIGNED, 0, -1},
     {"addr2", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 6, 8, TRACER_SLOT_SIGNED, 1, -1},
+};
+
+static const int64_t mpich_MPI_Get_library_version_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Get_library_version_slots[] = {
@@ -3186,6 +4324,11 @@ static const struct tracer_field_format mpich_MPI_Get_library_version_formats[] 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Get_processor_name_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Get_processor_name_slots[] = {
     {"name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"resultlen", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3196,6 +4339,11 @@ static const struct tracer_slot mpich_MPI_Get_processor_name_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Get_processor_name_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Get_version_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Get_version_slots[] = {
@@ -3210,6 +4358,11 @@ static const struct tracer_field_format mpich_MPI_Get_version_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Op_commutative_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Op_commutative_slots[] = {
     {"op", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"commute", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3219,6 +4372,11 @@ static const struct tracer_slot mpich_MPI_Op_commutative_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Op_commutative_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Op_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Op_create_slots[] = {
@@ -3233,6 +4391,11 @@ static const struct tracer_field_format mpich_MPI_Op_create_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Op_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Op_free_slots[] = {
     {"op", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -3241,6 +4404,11 @@ static const struct tracer_slot mpich_MPI_Op_free_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Op_free_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Parrived_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Parrived_slots[] = {
@@ -3255,6 +4423,11 @@ static const struct tracer_field_format mpich_MPI_Parrived_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Pready_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Pready_slots[] = {
     {"partition", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"request", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3263,6 +4436,11 @@ static const struct tracer_slot mpich_MPI_Pready_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Pready_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Pready_list_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Pready_list_slots[] = {
@@ -3276,6 +4454,11 @@ static const struct tracer_field_format mpich_MPI_Pready_list_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Pready_range_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Pready_range_slots[] = {
     {"partition_low", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"partition_high", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3285,6 +4468,11 @@ static const struct tracer_slot mpich_MPI_Pready_range_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Pready_range_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Precv_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Precv_init_slots[] = {
@@ -3305,6 +4493,11 @@ static const struct tracer_field_format mpich_MPI_Precv_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Psend_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Psend_init_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"partitions", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3323,6 +4516,11 @@ static const struct tracer_field_format mpich_MPI_Psend_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Bsend_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Bsend_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3336,6 +4534,11 @@ static const struct tracer_slot mpich_MPI_Bsend_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Bsend_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Bsend_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Bsend_init_slots[] = {
@@ -3355,6 +4558,11 @@ static const struct tracer_field_format mpich_MPI_Bsend_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Buffer_attach_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Buffer_attach_slots[] = {
     {"buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3363,6 +4571,11 @@ static const struct tracer_slot mpich_MPI_Buffer_attach_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Buffer_attach_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Buffer_detach_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Buffer_detach_slots[] = {
@@ -3374,6 +4587,11 @@ static const struct tracer_slot mpich_MPI_Buffer_detach_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Buffer_detach_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Ibsend_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Ibsend_slots[] = {
@@ -3391,6 +4609,11 @@ static const struct tracer_slot mpich_MPI_Ibsend_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Ibsend_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Improbe_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Improbe_slots[] = {
@@ -3411,6 +4634,11 @@ static const struct tracer_field_format mpich_MPI_Improbe_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_Imrecv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Imrecv_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3424,6 +4652,11 @@ static const struct tracer_slot mpich_MPI_Imrecv_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Imrecv_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Iprobe_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Iprobe_slots[] = {
@@ -3440,6 +4673,11 @@ static const struct tracer_field_format mpich_MPI_Iprobe_formats[] = {
     {"result", &mpich_status_names, NULL},
     {"status_bytes", NULL, &mpich_record_1},
     {"status_vals", NULL, &mpich_record_1},
+};
+
+static const int64_t mpich_MPI_Irecv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Irecv_slots[] = {
@@ -3459,6 +4697,11 @@ static const struct tracer_field_format mpich_MPI_Irecv_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Irsend_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Irsend_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3476,6 +4719,11 @@ static const struct tracer_field_format mpich_MPI_Irsend_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Isend_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Isend_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3491,6 +4739,11 @@ static const struct tracer_slot mpich_MPI_Isend_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Isend_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Isendrecv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Isendrecv_slots[] = {
@@ -3514,6 +4767,11 @@ static const struct tracer_field_format mpich_MPI_Isendrecv_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Isendrecv_replace_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Isendrecv_replace_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3530,6 +4788,11 @@ static const struct tracer_slot mpich_MPI_Isendrecv_replace_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Isendrecv_replace_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Issend_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Issend_slots[] = {
@@ -3549,6 +4812,11 @@ static const struct tracer_field_format mpich_MPI_Issend_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Mprobe_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Mprobe_slots[] = {
     {"source", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"tag", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3563,6 +4831,11 @@ static const struct tracer_field_format mpich_MPI_Mprobe_formats[] = {
     {"result", &mpich_status_names, NULL},
     {"status_bytes", NULL, &mpich_record_1},
     {"status_vals", NULL, &mpich_record_1},
+};
+
+static const int64_t mpich_MPI_Mrecv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Mrecv_slots[] = {
@@ -3581,6 +4854,11 @@ static const struct tracer_field_format mpich_MPI_Mrecv_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_Probe_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Probe_slots[] = {
     {"source", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"tag", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3593,6 +4871,11 @@ static const struct tracer_field_format mpich_MPI_Probe_formats[] = {
     {"result", &mpich_status_names, NULL},
     {"status_bytes", NULL, &mpich_record_1},
     {"status_vals", NULL, &mpich_record_1},
+};
+
+static const int64_t mpich_MPI_Recv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Recv_slots[] = {
@@ -3613,6 +4896,11 @@ static const struct tracer_field_format mpich_MPI_Recv_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_Recv_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Recv_init_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3630,6 +4918,11 @@ static const struct tracer_field_format mpich_MPI_Recv_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Rsend_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Rsend_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3643,6 +4936,11 @@ static const struct tracer_slot mpich_MPI_Rsend_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Rsend_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Rsend_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Rsend_init_slots[] = {
@@ -3662,6 +4960,11 @@ static const struct tracer_field_format mpich_MPI_Rsend_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Send_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Send_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3675,6 +4978,11 @@ static const struct tracer_slot mpich_MPI_Send_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Send_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Send_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Send_init_slots[] = {
@@ -3692,6 +5000,11 @@ static const struct tracer_slot mpich_MPI_Send_init_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Send_init_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Sendrecv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Sendrecv_slots[] = {
@@ -3717,6 +5030,11 @@ static const struct tracer_field_format mpich_MPI_Sendrecv_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_Sendrecv_replace_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Sendrecv_replace_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3737,6 +5055,11 @@ static const struct tracer_field_format mpich_MPI_Sendrecv_replace_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_Ssend_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Ssend_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3750,6 +5073,11 @@ static const struct tracer_slot mpich_MPI_Ssend_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Ssend_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Ssend_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Ssend_init_slots[] = {
@@ -3769,6 +5097,11 @@ static const struct tracer_field_format mpich_MPI_Ssend_init_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Cancel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Cancel_slots[] = {
     {"request", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -3779,6 +5112,11 @@ static const struct tracer_field_format mpich_MPI_Cancel_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Grequest_complete_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Grequest_complete_slots[] = {
     {"request", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -3786,6 +5124,11 @@ static const struct tracer_slot mpich_MPI_Grequest_complete_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Grequest_complete_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Grequest_start_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Grequest_start_slots[] = {
@@ -3802,6 +5145,11 @@ static const struct tracer_field_format mpich_MPI_Grequest_start_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Request_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Request_free_slots[] = {
     {"request", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -3810,6 +5158,11 @@ static const struct tracer_slot mpich_MPI_Request_free_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Request_free_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Request_get_status_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Request_get_status_slots[] = {
@@ -3826,6 +5179,11 @@ static const struct tracer_field_format mpich_MPI_Request_get_status_formats[] =
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_Start_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Start_slots[] = {
     {"request", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -3834,6 +5192,11 @@ static const struct tracer_slot mpich_MPI_Start_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Start_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Startall_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Startall_slots[] = {
@@ -3846,6 +5209,11 @@ static const struct tracer_field_format mpich_MPI_Startall_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Status_set_cancelled_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Status_set_cancelled_slots[] = {
     {"status", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flag", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3856,6 +5224,11 @@ static const struct tracer_field_format mpich_MPI_Status_set_cancelled_formats[]
     {"result", &mpich_status_names, NULL},
     {"status_bytes", NULL, &mpich_record_1},
     {"status_vals", NULL, &mpich_record_1},
+};
+
+static const int64_t mpich_MPI_Test_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Test_slots[] = {
@@ -3875,6 +5248,11 @@ static const struct tracer_field_format mpich_MPI_Test_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_Test_cancelled_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Test_cancelled_slots[] = {
     {"status", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flag", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3886,6 +5264,11 @@ static const struct tracer_field_format mpich_MPI_Test_cancelled_formats[] = {
     {"result", &mpich_status_names, NULL},
     {"status_bytes", NULL, &mpich_record_1},
     {"status_vals", NULL, &mpich_record_1},
+};
+
+static const int64_t mpich_MPI_Testall_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Testall_slots[] = {
@@ -3902,6 +5285,11 @@ static const struct tracer_field_format mpich_MPI_Testall_formats[] = {
     {"result", &mpich_status_names, NULL},
     {"array_of_statuses_bytes", NULL, &mpich_record_1},
     {"array_of_statuses_vals", NULL, &mpich_record_1},
+};
+
+static const int64_t mpich_MPI_Testany_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Testany_slots[] = {
@@ -3922,6 +5310,11 @@ static const struct tracer_field_format mpich_MPI_Testany_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_Testsome_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Testsome_slots[] = {
     {"incount", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"array_of_requests", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3939,6 +5332,11 @@ static const struct tracer_field_format mpich_MPI_Testsome_formats[] = {
     {"array_of_statuses_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_Wait_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Wait_slots[] = {
     {"request", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"status", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3954,6 +5352,11 @@ static const struct tracer_field_format mpich_MPI_Wait_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_Waitall_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Waitall_slots[] = {
     {"count", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"array_of_requests", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3966,6 +5369,11 @@ static const struct tracer_field_format mpich_MPI_Waitall_formats[] = {
     {"result", &mpich_status_names, NULL},
     {"array_of_statuses_bytes", NULL, &mpich_record_1},
     {"array_of_statuses_vals", NULL, &mpich_record_1},
+};
+
+static const int64_t mpich_MPI_Waitany_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Waitany_slots[] = {
@@ -3984,6 +5392,11 @@ static const struct tracer_field_format mpich_MPI_Waitany_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_Waitsome_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Waitsome_slots[] = {
     {"incount", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"array_of_requests", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3999,6 +5412,11 @@ static const struct tracer_field_format mpich_MPI_Waitsome_formats[] = {
     {"result", &mpich_status_names, NULL},
     {"array_of_statuses_bytes", NULL, &mpich_record_1},
     {"array_of_statuses_vals", NULL, &mpich_record_1},
+};
+
+static const int64_t mpich_MPI_Accumulate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Accumulate_slots[] = {
@@ -4019,6 +5437,11 @@ static const struct tracer_field_format mpich_MPI_Accumulate_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Alloc_mem_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Alloc_mem_slots[] = {
     {"size", 4, 8, TRACER_SLOT_SIGNED, 0, -1},
     {"info", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4028,6 +5451,11 @@ static const struct tracer_slot mpich_MPI_Alloc_mem_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Alloc_mem_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Compare_and_swap_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Compare_and_swap_slots[] = {
@@ -4045,6 +5473,11 @@ static const struct tracer_field_format mpich_MPI_Compare_and_swap_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Fetch_and_op_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Fetch_and_op_slots[] = {
     {"origin_addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result_addr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4060,6 +5493,11 @@ static const struct tracer_field_format mpich_MPI_Fetch_and_op_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Free_mem_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Free_mem_slots[] = {
     {"base", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4067,6 +5505,11 @@ static const struct tracer_slot mpich_MPI_Free_mem_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Free_mem_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Get_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Get_slots[] = {
@@ -4084,6 +5527,11 @@ static const struct tracer_slot mpich_MPI_Get_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Get_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Get_accumulate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Get_accumulate_slots[] = {
@@ -4107,6 +5555,11 @@ static const struct tracer_field_format mpich_MPI_Get_accumulate_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Put_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Put_slots[] = {
     {"origin_addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"origin_count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4122,6 +5575,11 @@ static const struct tracer_slot mpich_MPI_Put_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Put_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Raccumulate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Raccumulate_slots[] = {
@@ -4144,6 +5602,11 @@ static const struct tracer_field_format mpich_MPI_Raccumulate_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Rget_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Rget_slots[] = {
     {"origin_addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"origin_count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4161,6 +5624,11 @@ static const struct tracer_slot mpich_MPI_Rget_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Rget_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Rget_accumulate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Rget_accumulate_slots[] = {
@@ -4185,6 +5653,11 @@ static const struct tracer_field_format mpich_MPI_Rget_accumulate_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Rput_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Rput_slots[] = {
     {"origin_addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"origin_count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4204,6 +5677,11 @@ static const struct tracer_field_format mpich_MPI_Rput_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_allocate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_allocate_slots[] = {
     {"size", 4, 8, TRACER_SLOT_SIGNED, 0, -1},
     {"disp_unit", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4217,6 +5695,11 @@ static const struct tracer_slot mpich_MPI_Win_allocate_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Win_allocate_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Win_allocate_shared_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Win_allocate_shared_slots[] = {
@@ -4234,6 +5717,11 @@ static const struct tracer_field_format mpich_MPI_Win_allocate_shared_formats[] 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_attach_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_attach_slots[] = {
     {"win", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"base", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4245,6 +5733,11 @@ static const struct tracer_field_format mpich_MPI_Win_attach_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_complete_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_complete_slots[] = {
     {"win", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4252,6 +5745,11 @@ static const struct tracer_slot mpich_MPI_Win_complete_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Win_complete_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Win_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Win_create_slots[] = {
@@ -4269,6 +5767,11 @@ static const struct tracer_field_format mpich_MPI_Win_create_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_create_dynamic_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_create_dynamic_slots[] = {
     {"info", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"comm", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4281,6 +5784,11 @@ static const struct tracer_field_format mpich_MPI_Win_create_dynamic_formats[] =
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_detach_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_detach_slots[] = {
     {"win", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"base", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4289,6 +5797,11 @@ static const struct tracer_slot mpich_MPI_Win_detach_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Win_detach_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Win_fence_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Win_fence_slots[] = {
@@ -4301,6 +5814,11 @@ static const struct tracer_field_format mpich_MPI_Win_fence_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_flush_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_flush_slots[] = {
     {"rank", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"win", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4311,6 +5829,11 @@ static const struct tracer_field_format mpich_MPI_Win_flush_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_flush_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_flush_all_slots[] = {
     {"win", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4318,6 +5841,11 @@ static const struct tracer_slot mpich_MPI_Win_flush_all_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Win_flush_all_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Win_flush_local_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Win_flush_local_slots[] = {
@@ -4330,6 +5858,11 @@ static const struct tracer_field_format mpich_MPI_Win_flush_local_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_flush_local_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_flush_local_all_slots[] = {
     {"win", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4337,6 +5870,11 @@ static const struct tracer_slot mpich_MPI_Win_flush_local_all_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Win_flush_local_all_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Win_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Win_free_slots[] = {
@@ -4347,6 +5885,11 @@ static const struct tracer_slot mpich_MPI_Win_free_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Win_free_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Win_get_group_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Win_get_group_slots[] = {
@@ -4360,6 +5903,11 @@ static const struct tracer_field_format mpich_MPI_Win_get_group_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_get_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_get_info_slots[] = {
     {"win", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"info_used", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4369,6 +5917,11 @@ static const struct tracer_slot mpich_MPI_Win_get_info_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Win_get_info_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Win_get_name_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Win_get_name_slots[] = {
@@ -4384,6 +5937,11 @@ static const struct tracer_field_format mpich_MPI_Win_get_name_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_lock_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_lock_slots[] = {
     {"lock_type", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"rank", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4396,6 +5954,11 @@ static const struct tracer_field_format mpich_MPI_Win_lock_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_lock_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_lock_all_slots[] = {
     {"assert", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"win", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4404,6 +5967,11 @@ static const struct tracer_slot mpich_MPI_Win_lock_all_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Win_lock_all_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Win_post_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Win_post_slots[] = {
@@ -4417,6 +5985,11 @@ static const struct tracer_field_format mpich_MPI_Win_post_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_set_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_set_info_slots[] = {
     {"win", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"info", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4427,6 +6000,11 @@ static const struct tracer_field_format mpich_MPI_Win_set_info_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_set_name_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_set_name_slots[] = {
     {"win", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"win_name", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4435,6 +6013,11 @@ static const struct tracer_slot mpich_MPI_Win_set_name_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Win_set_name_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Win_shared_query_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Win_shared_query_slots[] = {
@@ -4452,6 +6035,11 @@ static const struct tracer_field_format mpich_MPI_Win_shared_query_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_start_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_start_slots[] = {
     {"group", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"assert", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4463,6 +6051,11 @@ static const struct tracer_field_format mpich_MPI_Win_start_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_sync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_sync_slots[] = {
     {"win", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4470,6 +6063,11 @@ static const struct tracer_slot mpich_MPI_Win_sync_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Win_sync_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Win_test_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Win_test_slots[] = {
@@ -4483,6 +6081,11 @@ static const struct tracer_field_format mpich_MPI_Win_test_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_unlock_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_unlock_slots[] = {
     {"rank", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"win", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4491,6 +6094,11 @@ static const struct tracer_slot mpich_MPI_Win_unlock_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Win_unlock_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Win_unlock_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Win_unlock_all_slots[] = {
@@ -4502,6 +6110,11 @@ static const struct tracer_field_format mpich_MPI_Win_unlock_all_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_wait_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_wait_slots[] = {
     {"win", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4511,6 +6124,11 @@ static const struct tracer_field_format mpich_MPI_Win_wait_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Close_port_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Close_port_slots[] = {
     {"port_name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4518,6 +6136,11 @@ static const struct tracer_slot mpich_MPI_Close_port_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Close_port_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Comm_accept_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Comm_accept_slots[] = {
@@ -4534,6 +6157,11 @@ static const struct tracer_field_format mpich_MPI_Comm_accept_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Comm_connect_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Comm_connect_slots[] = {
     {"port_name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"info", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4548,6 +6176,11 @@ static const struct tracer_field_format mpich_MPI_Comm_connect_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Comm_disconnect_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Comm_disconnect_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4556,6 +6189,11 @@ static const struct tracer_slot mpich_MPI_Comm_disconnect_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Comm_disconnect_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Comm_get_parent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Comm_get_parent_slots[] = {
@@ -4568,6 +6206,11 @@ static const struct tracer_field_format mpich_MPI_Comm_get_parent_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Comm_join_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Comm_join_slots[] = {
     {"fd", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"intercomm", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4577,6 +6220,11 @@ static const struct tracer_slot mpich_MPI_Comm_join_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Comm_join_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Comm_spawn_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Comm_spawn_slots[] = {
@@ -4594,6 +6242,11 @@ static const struct tracer_slot mpich_MPI_Comm_spawn_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Comm_spawn_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Comm_spawn_multiple_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Comm_spawn_multiple_slots[] = {
@@ -4614,6 +6267,11 @@ static const struct tracer_field_format mpich_MPI_Comm_spawn_multiple_formats[] 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Lookup_name_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Lookup_name_slots[] = {
     {"service_name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"info", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4624,6 +6282,11 @@ static const struct tracer_slot mpich_MPI_Lookup_name_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Lookup_name_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Open_port_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Open_port_slots[] = {
@@ -4637,6 +6300,11 @@ static const struct tracer_field_format mpich_MPI_Open_port_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Publish_name_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Publish_name_slots[] = {
     {"service_name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"info", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4646,6 +6314,11 @@ static const struct tracer_slot mpich_MPI_Publish_name_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Publish_name_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Unpublish_name_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Unpublish_name_slots[] = {
@@ -4659,12 +6332,25 @@ static const struct tracer_field_format mpich_MPI_Unpublish_name_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Wtick_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Wtick_slots[] = {
     {"result", 4, 8, TRACER_SLOT_DOUBLE, 1, -1},
 };
 
+static const int64_t mpich_MPI_Wtime_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Wtime_slots[] = {
     {"result", 4, 8, TRACER_SLOT_DOUBLE, 1, -1},
+};
+
+static const int64_t mpich_MPI_Cart_coords_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Cart_coords_slots[] = {
@@ -4677,6 +6363,11 @@ static const struct tracer_slot mpich_MPI_Cart_coords_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Cart_coords_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Cart_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Cart_create_slots[] = {
@@ -4694,6 +6385,11 @@ static const struct tracer_field_format mpich_MPI_Cart_create_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Cart_get_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Cart_get_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"maxdims", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4705,6 +6401,11 @@ static const struct tracer_slot mpich_MPI_Cart_get_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Cart_get_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Cart_map_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Cart_map_slots[] = {
@@ -4721,6 +6422,11 @@ static const struct tracer_field_format mpich_MPI_Cart_map_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Cart_rank_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Cart_rank_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"coords", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4731,6 +6437,11 @@ static const struct tracer_slot mpich_MPI_Cart_rank_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Cart_rank_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Cart_shift_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Cart_shift_slots[] = {
@@ -4748,6 +6459,11 @@ static const struct tracer_field_format mpich_MPI_Cart_shift_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Cart_sub_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Cart_sub_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"remain_dims", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4758,6 +6474,11 @@ static const struct tracer_slot mpich_MPI_Cart_sub_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Cart_sub_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Cartdim_get_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Cartdim_get_slots[] = {
@@ -4771,6 +6492,11 @@ static const struct tracer_field_format mpich_MPI_Cartdim_get_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Dims_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Dims_create_slots[] = {
     {"nnodes", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"ndims", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4780,6 +6506,11 @@ static const struct tracer_slot mpich_MPI_Dims_create_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Dims_create_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Dist_graph_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Dist_graph_create_slots[] = {
@@ -4798,6 +6529,11 @@ static const struct tracer_slot mpich_MPI_Dist_graph_create_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Dist_graph_create_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Dist_graph_create_adjacent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Dist_graph_create_adjacent_slots[] = {
@@ -4819,6 +6555,11 @@ static const struct tracer_field_format mpich_MPI_Dist_graph_create_adjacent_for
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Dist_graph_neighbors_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Dist_graph_neighbors_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"maxindegree", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4832,6 +6573,11 @@ static const struct tracer_slot mpich_MPI_Dist_graph_neighbors_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Dist_graph_neighbors_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Dist_graph_neighbors_count_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Dist_graph_neighbors_count_slots[] = {
@@ -4849,6 +6595,11 @@ static const struct tracer_field_format mpich_MPI_Dist_graph_neighbors_count_for
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Graph_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Graph_create_slots[] = {
     {"comm_old", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"nnodes", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4864,6 +6615,11 @@ static const struct tracer_field_format mpich_MPI_Graph_create_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Graph_get_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Graph_get_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"maxindex", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4875,6 +6631,11 @@ static const struct tracer_slot mpich_MPI_Graph_get_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Graph_get_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Graph_map_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Graph_map_slots[] = {
@@ -4891,6 +6652,11 @@ static const struct tracer_field_format mpich_MPI_Graph_map_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Graph_neighbors_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Graph_neighbors_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"rank", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4903,6 +6669,11 @@ static const struct tracer_field_format mpich_MPI_Graph_neighbors_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Graph_neighbors_count_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Graph_neighbors_count_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"rank", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4913,6 +6684,11 @@ static const struct tracer_slot mpich_MPI_Graph_neighbors_count_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Graph_neighbors_count_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Graphdims_get_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Graphdims_get_slots[] = {
@@ -4928,6 +6704,11 @@ static const struct tracer_field_format mpich_MPI_Graphdims_get_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Topo_test_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Topo_test_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"status", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4939,6 +6720,11 @@ static const struct tracer_field_format mpich_MPI_Topo_test_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_category_changed_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_category_changed_slots[] = {
     {"update_number", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4947,6 +6733,11 @@ static const struct tracer_slot mpich_MPI_T_category_changed_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_category_changed_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_category_get_categories_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_category_get_categories_slots[] = {
@@ -4960,6 +6751,11 @@ static const struct tracer_field_format mpich_MPI_T_category_get_categories_form
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_category_get_cvars_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_category_get_cvars_slots[] = {
     {"cat_index", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"len", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4969,6 +6765,11 @@ static const struct tracer_slot mpich_MPI_T_category_get_cvars_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_category_get_cvars_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_category_get_events_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_category_get_events_slots[] = {
@@ -4982,6 +6783,11 @@ static const struct tracer_field_format mpich_MPI_T_category_get_events_formats[
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_category_get_index_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_category_get_index_slots[] = {
     {"name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"cat_index", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4991,6 +6797,11 @@ static const struct tracer_slot mpich_MPI_T_category_get_index_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_category_get_index_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_category_get_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_category_get_info_slots[] = {
@@ -5016,6 +6827,11 @@ static const struct tracer_field_format mpich_MPI_T_category_get_info_formats[] 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_category_get_num_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_category_get_num_slots[] = {
     {"num_cat", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -5024,6 +6840,11 @@ static const struct tracer_slot mpich_MPI_T_category_get_num_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_category_get_num_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_category_get_num_events_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_category_get_num_events_slots[] = {
@@ -5037,6 +6858,11 @@ static const struct tracer_field_format mpich_MPI_T_category_get_num_events_form
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_category_get_pvars_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_category_get_pvars_slots[] = {
     {"cat_index", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"len", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -5048,6 +6874,11 @@ static const struct tracer_field_format mpich_MPI_T_category_get_pvars_formats[]
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_cvar_get_index_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_cvar_get_index_slots[] = {
     {"name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"cvar_index", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5057,6 +6888,11 @@ static const struct tracer_slot mpich_MPI_T_cvar_get_index_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_cvar_get_index_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_cvar_get_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_cvar_get_info_slots[] = {
@@ -5086,6 +6922,11 @@ static const struct tracer_field_format mpich_MPI_T_cvar_get_info_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_cvar_get_num_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_cvar_get_num_slots[] = {
     {"num_cvar", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -5094,6 +6935,11 @@ static const struct tracer_slot mpich_MPI_T_cvar_get_num_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_cvar_get_num_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_cvar_handle_alloc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_cvar_handle_alloc_slots[] = {
@@ -5110,6 +6956,11 @@ static const struct tracer_field_format mpich_MPI_T_cvar_handle_alloc_formats[] 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_cvar_handle_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_cvar_handle_free_slots[] = {
     {"handle", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -5118,6 +6969,11 @@ static const struct tracer_slot mpich_MPI_T_cvar_handle_free_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_cvar_handle_free_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_cvar_read_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_cvar_read_slots[] = {
@@ -5130,6 +6986,11 @@ static const struct tracer_field_format mpich_MPI_T_cvar_read_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_cvar_write_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_cvar_write_slots[] = {
     {"handle", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5138,6 +6999,11 @@ static const struct tracer_slot mpich_MPI_T_cvar_write_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_cvar_write_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_enum_get_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_enum_get_info_slots[] = {
@@ -5153,6 +7019,11 @@ static const struct tracer_slot mpich_MPI_T_enum_get_info_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_enum_get_info_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_enum_get_item_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_enum_get_item_slots[] = {
@@ -5171,6 +7042,11 @@ static const struct tracer_field_format mpich_MPI_T_enum_get_item_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_event_callback_get_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_event_callback_get_info_slots[] = {
     {"event_registration", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"cb_safety", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5182,6 +7058,11 @@ static const struct tracer_slot mpich_MPI_T_event_callback_get_info_slots[] = {
 static const struct tracer_field_format mpich_MPI_T_event_callback_get_info_formats[] = {
     {"result", &mpich_status_names, NULL},
     {"cb_safety", &mpich_names_0, NULL},
+};
+
+static const int64_t mpich_MPI_T_event_callback_set_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_event_callback_set_info_slots[] = {
@@ -5196,6 +7077,11 @@ static const struct tracer_field_format mpich_MPI_T_event_callback_set_info_form
     {"cb_safety", &mpich_names_0, NULL},
 };
 
+static const int64_t mpich_MPI_T_event_copy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_event_copy_slots[] = {
     {"event_instance", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buffer", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5204,6 +7090,11 @@ static const struct tracer_slot mpich_MPI_T_event_copy_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_event_copy_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_event_get_index_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_event_get_index_slots[] = {
@@ -5215,6 +7106,11 @@ static const struct tracer_slot mpich_MPI_T_event_get_index_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_event_get_index_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_event_get_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_event_get_info_slots[] = {
@@ -5246,6 +7142,11 @@ static const struct tracer_field_format mpich_MPI_T_event_get_info_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_event_get_num_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_event_get_num_slots[] = {
     {"num_events", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -5254,6 +7155,11 @@ static const struct tracer_slot mpich_MPI_T_event_get_num_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_event_get_num_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_event_get_source_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_event_get_source_slots[] = {
@@ -5267,6 +7173,11 @@ static const struct tracer_field_format mpich_MPI_T_event_get_source_formats[] =
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_event_get_timestamp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_event_get_timestamp_slots[] = {
     {"event_instance", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"event_timestamp", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5276,6 +7187,11 @@ static const struct tracer_slot mpich_MPI_T_event_get_timestamp_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_event_get_timestamp_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_event_handle_alloc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_event_handle_alloc_slots[] = {
@@ -5291,6 +7207,11 @@ static const struct tracer_field_format mpich_MPI_T_event_handle_alloc_formats[]
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_event_handle_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_event_handle_free_slots[] = {
     {"event_registration", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"user_data", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5300,6 +7221,11 @@ static const struct tracer_slot mpich_MPI_T_event_handle_free_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_event_handle_free_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_event_handle_get_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_event_handle_get_info_slots[] = {
@@ -5313,6 +7239,11 @@ static const struct tracer_field_format mpich_MPI_T_event_handle_get_info_format
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_event_handle_set_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_event_handle_set_info_slots[] = {
     {"event_registration", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"info", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -5321,6 +7252,11 @@ static const struct tracer_slot mpich_MPI_T_event_handle_set_info_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_event_handle_set_info_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_event_read_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_event_read_slots[] = {
@@ -5332,6 +7268,11 @@ static const struct tracer_slot mpich_MPI_T_event_read_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_event_read_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_event_register_callback_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_event_register_callback_slots[] = {
@@ -5348,6 +7289,11 @@ static const struct tracer_field_format mpich_MPI_T_event_register_callback_form
     {"cb_safety", &mpich_names_0, NULL},
 };
 
+static const int64_t mpich_MPI_T_event_set_dropped_handler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_event_set_dropped_handler_slots[] = {
     {"event_registration", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dropped_cb_function", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5358,12 +7304,22 @@ static const struct tracer_field_format mpich_MPI_T_event_set_dropped_handler_fo
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_finalize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_finalize_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_T_finalize_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_init_thread_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_init_thread_slots[] = {
@@ -5377,6 +7333,11 @@ static const struct tracer_field_format mpich_MPI_T_init_thread_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_pvar_get_index_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_pvar_get_index_slots[] = {
     {"name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"var_class", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -5387,6 +7348,11 @@ static const struct tracer_slot mpich_MPI_T_pvar_get_index_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_pvar_get_index_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_pvar_get_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_pvar_get_info_slots[] = {
@@ -5422,6 +7388,11 @@ static const struct tracer_field_format mpich_MPI_T_pvar_get_info_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_pvar_get_num_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_pvar_get_num_slots[] = {
     {"num_pvar", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -5430,6 +7401,11 @@ static const struct tracer_slot mpich_MPI_T_pvar_get_num_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_pvar_get_num_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_pvar_handle_alloc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_pvar_handle_alloc_slots[] = {
@@ -5447,6 +7423,11 @@ static const struct tracer_field_format mpich_MPI_T_pvar_handle_alloc_formats[] 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_pvar_handle_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_pvar_handle_free_slots[] = {
     {"session", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"handle", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5456,6 +7437,11 @@ static const struct tracer_slot mpich_MPI_T_pvar_handle_free_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_pvar_handle_free_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_pvar_read_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_pvar_read_slots[] = {
@@ -5469,6 +7455,11 @@ static const struct tracer_field_format mpich_MPI_T_pvar_read_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_pvar_readreset_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_pvar_readreset_slots[] = {
     {"session", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"handle", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5478,6 +7469,11 @@ static const struct tracer_slot mpich_MPI_T_pvar_readreset_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_pvar_readreset_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_pvar_reset_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_pvar_reset_slots[] = {
@@ -5490,6 +7486,11 @@ static const struct tracer_field_format mpich_MPI_T_pvar_reset_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_pvar_session_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_pvar_session_create_slots[] = {
     {"session", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -5498,6 +7499,11 @@ static const struct tracer_slot mpich_MPI_T_pvar_session_create_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_pvar_session_create_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_pvar_session_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_pvar_session_free_slots[] = {
@@ -5510,6 +7516,11 @@ static const struct tracer_field_format mpich_MPI_T_pvar_session_free_formats[] 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_pvar_start_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_pvar_start_slots[] = {
     {"session", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"handle", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5518,6 +7529,11 @@ static const struct tracer_slot mpich_MPI_T_pvar_start_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_pvar_start_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_pvar_stop_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_pvar_stop_slots[] = {
@@ -5530,6 +7546,11 @@ static const struct tracer_field_format mpich_MPI_T_pvar_stop_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_T_pvar_write_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_pvar_write_slots[] = {
     {"session", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"handle", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5539,6 +7560,11 @@ static const struct tracer_slot mpich_MPI_T_pvar_write_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_pvar_write_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_source_get_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_source_get_info_slots[] = {
@@ -5568,6 +7594,11 @@ static const struct tracer_field_format mpich_MPI_T_source_get_info_formats[] = 
     {"ordering_vals", &mpich_names_1, NULL},
 };
 
+static const int64_t mpich_MPI_T_source_get_num_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_T_source_get_num_slots[] = {
     {"num_sources", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -5576,6 +7607,11 @@ static const struct tracer_slot mpich_MPI_T_source_get_num_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_source_get_num_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_T_source_get_timestamp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_T_source_get_timestamp_slots[] = {
@@ -5587,6 +7623,11 @@ static const struct tracer_slot mpich_MPI_T_source_get_timestamp_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_T_source_get_timestamp_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Allgather_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Allgather_c_slots[] = {
@@ -5602,6 +7643,11 @@ static const struct tracer_slot mpich_MPI_Allgather_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Allgather_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Allgather_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Allgather_init_c_slots[] = {
@@ -5622,6 +7668,11 @@ static const struct tracer_field_format mpich_MPI_Allgather_init_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Allgatherv_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Allgatherv_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -5636,6 +7687,11 @@ static const struct tracer_slot mpich_MPI_Allgatherv_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Allgatherv_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Allgatherv_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Allgatherv_init_c_slots[] = {
@@ -5657,6 +7713,11 @@ static const struct tracer_field_format mpich_MPI_Allgatherv_init_c_formats[] = 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Allreduce_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Allreduce_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5669,6 +7730,11 @@ static const struct tracer_slot mpich_MPI_Allreduce_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Allreduce_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Allreduce_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Allreduce_init_c_slots[] = {
@@ -5688,6 +7754,11 @@ static const struct tracer_field_format mpich_MPI_Allreduce_init_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Alltoall_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Alltoall_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -5701,6 +7772,11 @@ static const struct tracer_slot mpich_MPI_Alltoall_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Alltoall_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Alltoall_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Alltoall_init_c_slots[] = {
@@ -5721,6 +7797,11 @@ static const struct tracer_field_format mpich_MPI_Alltoall_init_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Alltoallv_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Alltoallv_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcounts", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5736,6 +7817,11 @@ static const struct tracer_slot mpich_MPI_Alltoallv_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Alltoallv_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Alltoallv_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Alltoallv_init_c_slots[] = {
@@ -5758,6 +7844,11 @@ static const struct tracer_field_format mpich_MPI_Alltoallv_init_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Alltoallw_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Alltoallw_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcounts", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5773,6 +7864,11 @@ static const struct tracer_slot mpich_MPI_Alltoallw_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Alltoallw_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Alltoallw_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Alltoallw_init_c_slots[] = {
@@ -5795,6 +7891,11 @@ static const struct tracer_field_format mpich_MPI_Alltoallw_init_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Bcast_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Bcast_c_slots[] = {
     {"buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -5806,6 +7907,11 @@ static const struct tracer_slot mpich_MPI_Bcast_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Bcast_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Bcast_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Bcast_init_c_slots[] = {
@@ -5824,6 +7930,11 @@ static const struct tracer_field_format mpich_MPI_Bcast_init_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Exscan_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Exscan_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5836,6 +7947,11 @@ static const struct tracer_slot mpich_MPI_Exscan_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Exscan_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Exscan_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Exscan_init_c_slots[] = {
@@ -5855,6 +7971,11 @@ static const struct tracer_field_format mpich_MPI_Exscan_init_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Gather_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Gather_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -5869,6 +7990,11 @@ static const struct tracer_slot mpich_MPI_Gather_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Gather_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Gather_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Gather_init_c_slots[] = {
@@ -5890,6 +8016,11 @@ static const struct tracer_field_format mpich_MPI_Gather_init_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Gatherv_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Gatherv_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -5905,6 +8036,11 @@ static const struct tracer_slot mpich_MPI_Gatherv_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Gatherv_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Gatherv_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Gatherv_init_c_slots[] = {
@@ -5927,6 +8063,11 @@ static const struct tracer_field_format mpich_MPI_Gatherv_init_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Iallgather_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Iallgather_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -5942,6 +8083,11 @@ static const struct tracer_slot mpich_MPI_Iallgather_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Iallgather_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Iallgatherv_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Iallgatherv_c_slots[] = {
@@ -5962,6 +8108,11 @@ static const struct tracer_field_format mpich_MPI_Iallgatherv_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Iallreduce_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Iallreduce_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5976,6 +8127,11 @@ static const struct tracer_slot mpich_MPI_Iallreduce_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Iallreduce_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Ialltoall_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Ialltoall_c_slots[] = {
@@ -5993,6 +8149,11 @@ static const struct tracer_slot mpich_MPI_Ialltoall_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Ialltoall_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Ialltoallv_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Ialltoallv_c_slots[] = {
@@ -6014,6 +8175,11 @@ static const struct tracer_field_format mpich_MPI_Ialltoallv_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Ialltoallw_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Ialltoallw_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcounts", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6033,6 +8199,11 @@ static const struct tracer_field_format mpich_MPI_Ialltoallw_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Ibcast_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Ibcast_c_slots[] = {
     {"buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -6046,6 +8217,11 @@ static const struct tracer_slot mpich_MPI_Ibcast_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Ibcast_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Iexscan_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Iexscan_c_slots[] = {
@@ -6064,6 +8240,11 @@ static const struct tracer_field_format mpich_MPI_Iexscan_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Igather_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Igather_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -6080,6 +8261,11 @@ static const struct tracer_slot mpich_MPI_Igather_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Igather_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Igatherv_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Igatherv_c_slots[] = {
@@ -6101,6 +8287,11 @@ static const struct tracer_field_format mpich_MPI_Igatherv_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Ineighbor_allgather_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Ineighbor_allgather_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -6116,6 +8307,11 @@ static const struct tracer_slot mpich_MPI_Ineighbor_allgather_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Ineighbor_allgather_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Ineighbor_allgatherv_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Ineighbor_allgatherv_c_slots[] = {
@@ -6136,6 +8332,11 @@ static const struct tracer_field_format mpich_MPI_Ineighbor_allgatherv_c_formats
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Ineighbor_alltoall_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Ineighbor_alltoall_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -6151,6 +8352,11 @@ static const struct tracer_slot mpich_MPI_Ineighbor_alltoall_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Ineighbor_alltoall_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Ineighbor_alltoallv_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Ineighbor_alltoallv_c_slots[] = {
@@ -6172,6 +8378,11 @@ static const struct tracer_field_format mpich_MPI_Ineighbor_alltoallv_c_formats[
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Ineighbor_alltoallw_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Ineighbor_alltoallw_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcounts", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6191,6 +8402,11 @@ static const struct tracer_field_format mpich_MPI_Ineighbor_alltoallw_c_formats[
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Ireduce_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Ireduce_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6206,6 +8422,11 @@ static const struct tracer_slot mpich_MPI_Ireduce_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Ireduce_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Ireduce_scatter_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Ireduce_scatter_c_slots[] = {
@@ -6224,6 +8445,11 @@ static const struct tracer_field_format mpich_MPI_Ireduce_scatter_c_formats[] = 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Ireduce_scatter_block_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Ireduce_scatter_block_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6238,6 +8464,11 @@ static const struct tracer_slot mpich_MPI_Ireduce_scatter_block_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Ireduce_scatter_block_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Iscan_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Iscan_c_slots[] = {
@@ -6256,6 +8487,11 @@ static const struct tracer_field_format mpich_MPI_Iscan_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Iscatter_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Iscatter_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -6272,6 +8508,11 @@ static const struct tracer_slot mpich_MPI_Iscatter_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Iscatter_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Iscatterv_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Iscatterv_c_slots[] = {
@@ -6293,6 +8534,11 @@ static const struct tracer_field_format mpich_MPI_Iscatterv_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Neighbor_allgather_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Neighbor_allgather_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -6306,6 +8552,11 @@ static const struct tracer_slot mpich_MPI_Neighbor_allgather_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Neighbor_allgather_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Neighbor_allgather_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Neighbor_allgather_init_c_slots[] = {
@@ -6326,6 +8577,11 @@ static const struct tracer_field_format mpich_MPI_Neighbor_allgather_init_c_form
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Neighbor_allgatherv_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Neighbor_allgatherv_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -6340,6 +8596,11 @@ static const struct tracer_slot mpich_MPI_Neighbor_allgatherv_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Neighbor_allgatherv_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Neighbor_allgatherv_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Neighbor_allgatherv_init_c_slots[] = {
@@ -6361,6 +8622,11 @@ static const struct tracer_field_format mpich_MPI_Neighbor_allgatherv_init_c_for
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Neighbor_alltoall_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Neighbor_alltoall_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -6374,6 +8640,11 @@ static const struct tracer_slot mpich_MPI_Neighbor_alltoall_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Neighbor_alltoall_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Neighbor_alltoall_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Neighbor_alltoall_init_c_slots[] = {
@@ -6394,6 +8665,11 @@ static const struct tracer_field_format mpich_MPI_Neighbor_alltoall_init_c_forma
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Neighbor_alltoallv_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Neighbor_alltoallv_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcounts", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6409,6 +8685,11 @@ static const struct tracer_slot mpich_MPI_Neighbor_alltoallv_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Neighbor_alltoallv_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Neighbor_alltoallv_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Neighbor_alltoallv_init_c_slots[] = {
@@ -6431,6 +8712,11 @@ static const struct tracer_field_format mpich_MPI_Neighbor_alltoallv_init_c_form
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Neighbor_alltoallw_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Neighbor_alltoallw_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcounts", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6446,6 +8732,11 @@ static const struct tracer_slot mpich_MPI_Neighbor_alltoallw_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Neighbor_alltoallw_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Neighbor_alltoallw_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Neighbor_alltoallw_init_c_slots[] = {
@@ -6468,6 +8759,11 @@ static const struct tracer_field_format mpich_MPI_Neighbor_alltoallw_init_c_form
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Reduce_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Reduce_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6481,6 +8777,11 @@ static const struct tracer_slot mpich_MPI_Reduce_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Reduce_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Reduce_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Reduce_init_c_slots[] = {
@@ -6501,6 +8802,11 @@ static const struct tracer_field_format mpich_MPI_Reduce_init_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Reduce_local_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Reduce_local_c_slots[] = {
     {"inbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"inoutbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6512,6 +8818,11 @@ static const struct tracer_slot mpich_MPI_Reduce_local_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Reduce_local_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Reduce_scatter_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Reduce_scatter_c_slots[] = {
@@ -6528,6 +8839,11 @@ static const struct tracer_field_format mpich_MPI_Reduce_scatter_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Reduce_scatter_block_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Reduce_scatter_block_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6540,6 +8856,11 @@ static const struct tracer_slot mpich_MPI_Reduce_scatter_block_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Reduce_scatter_block_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Reduce_scatter_block_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Reduce_scatter_block_init_c_slots[] = {
@@ -6559,6 +8880,11 @@ static const struct tracer_field_format mpich_MPI_Reduce_scatter_block_init_c_fo
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Reduce_scatter_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Reduce_scatter_init_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6576,6 +8902,11 @@ static const struct tracer_field_format mpich_MPI_Reduce_scatter_init_c_formats[
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Scan_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Scan_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6588,6 +8919,11 @@ static const struct tracer_slot mpich_MPI_Scan_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Scan_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Scan_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Scan_init_c_slots[] = {
@@ -6607,6 +8943,11 @@ static const struct tracer_field_format mpich_MPI_Scan_init_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Scatter_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Scatter_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -6621,6 +8962,11 @@ static const struct tracer_slot mpich_MPI_Scatter_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Scatter_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Scatter_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Scatter_init_c_slots[] = {
@@ -6642,6 +8988,11 @@ static const struct tracer_field_format mpich_MPI_Scatter_init_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Scatterv_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Scatterv_c_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcounts", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6657,6 +9008,11 @@ static const struct tracer_slot mpich_MPI_Scatterv_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Scatterv_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Scatterv_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Scatterv_init_c_slots[] = {
@@ -6679,6 +9035,11 @@ static const struct tracer_field_format mpich_MPI_Scatterv_init_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Get_count_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Get_count_c_slots[] = {
     {"status", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"datatype", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -6693,6 +9054,11 @@ static const struct tracer_field_format mpich_MPI_Get_count_c_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_Get_elements_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Get_elements_c_slots[] = {
     {"status", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"datatype", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -6705,6 +9071,11 @@ static const struct tracer_field_format mpich_MPI_Get_elements_c_formats[] = {
     {"result", &mpich_status_names, NULL},
     {"status_bytes", NULL, &mpich_record_1},
     {"status_vals", NULL, &mpich_record_1},
+};
+
+static const int64_t mpich_MPI_Pack_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Pack_c_slots[] = {
@@ -6723,6 +9094,11 @@ static const struct tracer_field_format mpich_MPI_Pack_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Pack_external_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Pack_external_c_slots[] = {
     {"datarep", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"inbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6739,6 +9115,11 @@ static const struct tracer_field_format mpich_MPI_Pack_external_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Pack_external_size_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Pack_external_size_c_slots[] = {
     {"datarep", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"incount", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -6750,6 +9131,11 @@ static const struct tracer_slot mpich_MPI_Pack_external_size_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Pack_external_size_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Pack_size_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Pack_size_c_slots[] = {
@@ -6765,6 +9151,11 @@ static const struct tracer_field_format mpich_MPI_Pack_size_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_contiguous_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_contiguous_c_slots[] = {
     {"count", 4, 8, TRACER_SLOT_SIGNED, 0, -1},
     {"oldtype", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -6775,6 +9166,11 @@ static const struct tracer_slot mpich_MPI_Type_contiguous_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_contiguous_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_create_darray_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_create_darray_c_slots[] = {
@@ -6796,6 +9192,11 @@ static const struct tracer_field_format mpich_MPI_Type_create_darray_c_formats[]
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_create_hindexed_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_create_hindexed_c_slots[] = {
     {"count", 4, 8, TRACER_SLOT_SIGNED, 0, -1},
     {"array_of_blocklengths", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6808,6 +9209,11 @@ static const struct tracer_slot mpich_MPI_Type_create_hindexed_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_create_hindexed_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_create_hindexed_block_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_create_hindexed_block_c_slots[] = {
@@ -6824,6 +9230,11 @@ static const struct tracer_field_format mpich_MPI_Type_create_hindexed_block_c_f
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_create_hvector_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_create_hvector_c_slots[] = {
     {"count", 4, 8, TRACER_SLOT_SIGNED, 0, -1},
     {"blocklength", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -6836,6 +9247,11 @@ static const struct tracer_slot mpich_MPI_Type_create_hvector_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_create_hvector_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_create_indexed_block_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_create_indexed_block_c_slots[] = {
@@ -6852,6 +9268,11 @@ static const struct tracer_field_format mpich_MPI_Type_create_indexed_block_c_fo
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_create_resized_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_create_resized_c_slots[] = {
     {"oldtype", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"lb", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -6863,6 +9284,11 @@ static const struct tracer_slot mpich_MPI_Type_create_resized_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_create_resized_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_create_struct_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_create_struct_c_slots[] = {
@@ -6877,6 +9303,11 @@ static const struct tracer_slot mpich_MPI_Type_create_struct_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_create_struct_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_create_subarray_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_create_subarray_c_slots[] = {
@@ -6895,6 +9326,11 @@ static const struct tracer_field_format mpich_MPI_Type_create_subarray_c_formats
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_get_contents_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_get_contents_c_slots[] = {
     {"datatype", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"max_integers", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -6910,6 +9346,11 @@ static const struct tracer_slot mpich_MPI_Type_get_contents_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_get_contents_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_get_envelope_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_get_envelope_c_slots[] = {
@@ -6931,6 +9372,11 @@ static const struct tracer_field_format mpich_MPI_Type_get_envelope_c_formats[] 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_get_extent_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_get_extent_c_slots[] = {
     {"datatype", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"lb", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6944,6 +9390,11 @@ static const struct tracer_field_format mpich_MPI_Type_get_extent_c_formats[] = 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_get_true_extent_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_get_true_extent_c_slots[] = {
     {"datatype", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"true_lb", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6955,6 +9406,11 @@ static const struct tracer_slot mpich_MPI_Type_get_true_extent_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_get_true_extent_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_indexed_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_indexed_c_slots[] = {
@@ -6971,6 +9427,11 @@ static const struct tracer_field_format mpich_MPI_Type_indexed_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Type_size_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Type_size_c_slots[] = {
     {"datatype", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"size", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6980,6 +9441,11 @@ static const struct tracer_slot mpich_MPI_Type_size_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_size_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Type_vector_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Type_vector_c_slots[] = {
@@ -6994,6 +9460,11 @@ static const struct tracer_slot mpich_MPI_Type_vector_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Type_vector_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Unpack_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Unpack_c_slots[] = {
@@ -7012,6 +9483,11 @@ static const struct tracer_field_format mpich_MPI_Unpack_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Unpack_external_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Unpack_external_c_slots[] = {
     {"datarep", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"inbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7028,6 +9504,11 @@ static const struct tracer_field_format mpich_MPI_Unpack_external_c_formats[] = 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Op_create_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Op_create_c_slots[] = {
     {"user_fn", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"commute", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -7038,6 +9519,11 @@ static const struct tracer_slot mpich_MPI_Op_create_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Op_create_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Bsend_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Bsend_c_slots[] = {
@@ -7052,6 +9538,11 @@ static const struct tracer_slot mpich_MPI_Bsend_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Bsend_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Bsend_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Bsend_init_c_slots[] = {
@@ -7070,6 +9561,11 @@ static const struct tracer_field_format mpich_MPI_Bsend_init_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Buffer_attach_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Buffer_attach_c_slots[] = {
     {"buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7078,6 +9574,11 @@ static const struct tracer_slot mpich_MPI_Buffer_attach_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Buffer_attach_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Buffer_detach_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Buffer_detach_c_slots[] = {
@@ -7089,6 +9590,11 @@ static const struct tracer_slot mpich_MPI_Buffer_detach_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Buffer_detach_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Ibsend_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Ibsend_c_slots[] = {
@@ -7107,6 +9613,11 @@ static const struct tracer_field_format mpich_MPI_Ibsend_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Imrecv_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Imrecv_c_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7120,6 +9631,11 @@ static const struct tracer_slot mpich_MPI_Imrecv_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Imrecv_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Irecv_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Irecv_c_slots[] = {
@@ -7138,6 +9654,11 @@ static const struct tracer_field_format mpich_MPI_Irecv_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Irsend_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Irsend_c_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7154,6 +9675,11 @@ static const struct tracer_field_format mpich_MPI_Irsend_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Isend_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Isend_c_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7168,6 +9694,11 @@ static const struct tracer_slot mpich_MPI_Isend_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Isend_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Isendrecv_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Isendrecv_c_slots[] = {
@@ -7191,6 +9722,11 @@ static const struct tracer_field_format mpich_MPI_Isendrecv_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Isendrecv_replace_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Isendrecv_replace_c_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7209,6 +9745,11 @@ static const struct tracer_field_format mpich_MPI_Isendrecv_replace_c_formats[] 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Issend_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Issend_c_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7225,6 +9766,11 @@ static const struct tracer_field_format mpich_MPI_Issend_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Mrecv_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Mrecv_c_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7239,6 +9785,11 @@ static const struct tracer_field_format mpich_MPI_Mrecv_c_formats[] = {
     {"result", &mpich_status_names, NULL},
     {"status_bytes", NULL, &mpich_record_1},
     {"status_vals", NULL, &mpich_record_1},
+};
+
+static const int64_t mpich_MPI_Recv_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Recv_c_slots[] = {
@@ -7258,6 +9809,11 @@ static const struct tracer_field_format mpich_MPI_Recv_c_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_Recv_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Recv_init_c_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7274,6 +9830,11 @@ static const struct tracer_field_format mpich_MPI_Recv_init_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Rsend_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Rsend_c_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7286,6 +9847,11 @@ static const struct tracer_slot mpich_MPI_Rsend_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Rsend_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Rsend_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Rsend_init_c_slots[] = {
@@ -7304,6 +9870,11 @@ static const struct tracer_field_format mpich_MPI_Rsend_init_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Send_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Send_c_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7316,6 +9887,11 @@ static const struct tracer_slot mpich_MPI_Send_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Send_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Send_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Send_init_c_slots[] = {
@@ -7332,6 +9908,11 @@ static const struct tracer_slot mpich_MPI_Send_init_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Send_init_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Sendrecv_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Sendrecv_c_slots[] = {
@@ -7356,6 +9937,11 @@ static const struct tracer_field_format mpich_MPI_Sendrecv_c_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_Sendrecv_replace_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Sendrecv_replace_c_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7375,6 +9961,11 @@ static const struct tracer_field_format mpich_MPI_Sendrecv_replace_c_formats[] =
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_Ssend_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Ssend_c_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7387,6 +9978,11 @@ static const struct tracer_slot mpich_MPI_Ssend_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Ssend_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Ssend_init_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Ssend_init_c_slots[] = {
@@ -7403,6 +9999,11 @@ static const struct tracer_slot mpich_MPI_Ssend_init_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Ssend_init_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Accumulate_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Accumulate_c_slots[] = {
@@ -7422,6 +10023,11 @@ static const struct tracer_field_format mpich_MPI_Accumulate_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Get_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Get_c_slots[] = {
     {"origin_addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"origin_count", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7436,6 +10042,11 @@ static const struct tracer_slot mpich_MPI_Get_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Get_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Get_accumulate_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Get_accumulate_c_slots[] = {
@@ -7458,6 +10069,11 @@ static const struct tracer_field_format mpich_MPI_Get_accumulate_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Put_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Put_c_slots[] = {
     {"origin_addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"origin_count", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7472,6 +10088,11 @@ static const struct tracer_slot mpich_MPI_Put_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Put_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Raccumulate_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Raccumulate_c_slots[] = {
@@ -7493,6 +10114,11 @@ static const struct tracer_field_format mpich_MPI_Raccumulate_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Rget_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Rget_c_slots[] = {
     {"origin_addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"origin_count", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7509,6 +10135,11 @@ static const struct tracer_slot mpich_MPI_Rget_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Rget_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Rget_accumulate_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Rget_accumulate_c_slots[] = {
@@ -7533,6 +10164,11 @@ static const struct tracer_field_format mpich_MPI_Rget_accumulate_c_formats[] = 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Rput_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Rput_c_slots[] = {
     {"origin_addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"origin_count", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7551,6 +10187,11 @@ static const struct tracer_field_format mpich_MPI_Rput_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_allocate_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_allocate_c_slots[] = {
     {"size", 4, 8, TRACER_SLOT_SIGNED, 0, -1},
     {"disp_unit", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7564,6 +10205,11 @@ static const struct tracer_slot mpich_MPI_Win_allocate_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Win_allocate_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Win_allocate_shared_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Win_allocate_shared_c_slots[] = {
@@ -7581,6 +10227,11 @@ static const struct tracer_field_format mpich_MPI_Win_allocate_shared_c_formats[
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_Win_create_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_Win_create_c_slots[] = {
     {"base", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7594,6 +10245,11 @@ static const struct tracer_slot mpich_MPI_Win_create_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_Win_create_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Win_shared_query_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Win_shared_query_c_slots[] = {
@@ -7611,6 +10267,11 @@ static const struct tracer_field_format mpich_MPI_Win_shared_query_c_formats[] =
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_open_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_open_slots[] = {
     {"comm", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"filename", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7625,6 +10286,11 @@ static const struct tracer_field_format mpich_MPI_File_open_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_close_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_close_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -7633,6 +10299,11 @@ static const struct tracer_slot mpich_MPI_File_close_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_close_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_delete_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_delete_slots[] = {
@@ -7645,6 +10316,11 @@ static const struct tracer_field_format mpich_MPI_File_delete_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_set_size_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_set_size_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7655,6 +10331,11 @@ static const struct tracer_field_format mpich_MPI_File_set_size_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_preallocate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_preallocate_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7663,6 +10344,11 @@ static const struct tracer_slot mpich_MPI_File_preallocate_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_preallocate_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_get_size_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_get_size_slots[] = {
@@ -7676,6 +10362,11 @@ static const struct tracer_field_format mpich_MPI_File_get_size_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_get_group_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_get_group_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"group", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7685,6 +10376,11 @@ static const struct tracer_slot mpich_MPI_File_get_group_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_get_group_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_get_amode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_get_amode_slots[] = {
@@ -7698,6 +10394,11 @@ static const struct tracer_field_format mpich_MPI_File_get_amode_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_set_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_set_info_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"info", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -7706,6 +10407,11 @@ static const struct tracer_slot mpich_MPI_File_set_info_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_set_info_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_get_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_get_info_slots[] = {
@@ -7717,6 +10423,11 @@ static const struct tracer_slot mpich_MPI_File_get_info_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_get_info_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_set_view_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_set_view_slots[] = {
@@ -7731,6 +10442,11 @@ static const struct tracer_slot mpich_MPI_File_set_view_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_set_view_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_get_view_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_get_view_slots[] = {
@@ -7750,6 +10466,11 @@ static const struct tracer_field_format mpich_MPI_File_get_view_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_read_at_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_read_at_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7764,6 +10485,11 @@ static const struct tracer_field_format mpich_MPI_File_read_at_formats[] = {
     {"result", &mpich_status_names, NULL},
     {"status_bytes", NULL, &mpich_record_1},
     {"status_vals", NULL, &mpich_record_1},
+};
+
+static const int64_t mpich_MPI_File_read_at_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_read_at_all_slots[] = {
@@ -7782,6 +10508,11 @@ static const struct tracer_field_format mpich_MPI_File_read_at_all_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_write_at_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_write_at_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7796,6 +10527,11 @@ static const struct tracer_field_format mpich_MPI_File_write_at_formats[] = {
     {"result", &mpich_status_names, NULL},
     {"status_bytes", NULL, &mpich_record_1},
     {"status_vals", NULL, &mpich_record_1},
+};
+
+static const int64_t mpich_MPI_File_write_at_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_write_at_all_slots[] = {
@@ -7814,6 +10550,11 @@ static const struct tracer_field_format mpich_MPI_File_write_at_all_formats[] = 
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_iread_at_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_iread_at_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7827,6 +10568,11 @@ static const struct tracer_slot mpich_MPI_File_iread_at_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_iread_at_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_iwrite_at_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_iwrite_at_slots[] = {
@@ -7844,6 +10590,11 @@ static const struct tracer_field_format mpich_MPI_File_iwrite_at_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_read_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_read_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7857,6 +10608,11 @@ static const struct tracer_field_format mpich_MPI_File_read_formats[] = {
     {"result", &mpich_status_names, NULL},
     {"status_bytes", NULL, &mpich_record_1},
     {"status_vals", NULL, &mpich_record_1},
+};
+
+static const int64_t mpich_MPI_File_read_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_read_all_slots[] = {
@@ -7874,6 +10630,11 @@ static const struct tracer_field_format mpich_MPI_File_read_all_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_write_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_write_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7887,6 +10648,11 @@ static const struct tracer_field_format mpich_MPI_File_write_formats[] = {
     {"result", &mpich_status_names, NULL},
     {"status_bytes", NULL, &mpich_record_1},
     {"status_vals", NULL, &mpich_record_1},
+};
+
+static const int64_t mpich_MPI_File_write_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_write_all_slots[] = {
@@ -7904,6 +10670,11 @@ static const struct tracer_field_format mpich_MPI_File_write_all_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_iread_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_iread_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7916,6 +10687,11 @@ static const struct tracer_slot mpich_MPI_File_iread_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_iread_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_iwrite_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_iwrite_slots[] = {
@@ -7932,6 +10708,11 @@ static const struct tracer_field_format mpich_MPI_File_iwrite_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_seek_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_seek_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7941,6 +10722,11 @@ static const struct tracer_slot mpich_MPI_File_seek_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_seek_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_get_position_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_get_position_slots[] = {
@@ -7954,6 +10740,11 @@ static const struct tracer_field_format mpich_MPI_File_get_position_formats[] = 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_get_byte_offset_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_get_byte_offset_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -7964,6 +10755,11 @@ static const struct tracer_slot mpich_MPI_File_get_byte_offset_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_get_byte_offset_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_read_shared_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_read_shared_slots[] = {
@@ -7981,6 +10777,11 @@ static const struct tracer_field_format mpich_MPI_File_read_shared_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_write_shared_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_write_shared_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7994,6 +10795,11 @@ static const struct tracer_field_format mpich_MPI_File_write_shared_formats[] = 
     {"result", &mpich_status_names, NULL},
     {"status_bytes", NULL, &mpich_record_1},
     {"status_vals", NULL, &mpich_record_1},
+};
+
+static const int64_t mpich_MPI_File_iread_shared_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_iread_shared_slots[] = {
@@ -8010,6 +10816,11 @@ static const struct tracer_field_format mpich_MPI_File_iread_shared_formats[] = 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_iwrite_shared_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_iwrite_shared_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -8022,6 +10833,11 @@ static const struct tracer_slot mpich_MPI_File_iwrite_shared_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_iwrite_shared_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_read_ordered_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_read_ordered_slots[] = {
@@ -8039,6 +10855,11 @@ static const struct tracer_field_format mpich_MPI_File_read_ordered_formats[] = 
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_write_ordered_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_write_ordered_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -8054,6 +10875,11 @@ static const struct tracer_field_format mpich_MPI_File_write_ordered_formats[] =
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_seek_shared_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_seek_shared_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -8065,6 +10891,11 @@ static const struct tracer_field_format mpich_MPI_File_seek_shared_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_get_position_shared_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_get_position_shared_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -8074,6 +10905,11 @@ static const struct tracer_slot mpich_MPI_File_get_position_shared_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_get_position_shared_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_read_at_all_begin_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_read_at_all_begin_slots[] = {
@@ -8089,6 +10925,11 @@ static const struct tracer_field_format mpich_MPI_File_read_at_all_begin_formats
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_read_at_all_end_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_read_at_all_end_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -8100,6 +10941,11 @@ static const struct tracer_field_format mpich_MPI_File_read_at_all_end_formats[]
     {"result", &mpich_status_names, NULL},
     {"status_bytes", NULL, &mpich_record_1},
     {"status_vals", NULL, &mpich_record_1},
+};
+
+static const int64_t mpich_MPI_File_write_at_all_begin_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_write_at_all_begin_slots[] = {
@@ -8115,6 +10961,11 @@ static const struct tracer_field_format mpich_MPI_File_write_at_all_begin_format
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_write_at_all_end_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_write_at_all_end_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -8128,6 +10979,11 @@ static const struct tracer_field_format mpich_MPI_File_write_at_all_end_formats[
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_read_all_begin_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_read_all_begin_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -8138,6 +10994,11 @@ static const struct tracer_slot mpich_MPI_File_read_all_begin_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_read_all_begin_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_read_all_end_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_read_all_end_slots[] = {
@@ -8153,6 +11014,11 @@ static const struct tracer_field_format mpich_MPI_File_read_all_end_formats[] = 
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_write_all_begin_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_write_all_begin_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -8163,6 +11029,11 @@ static const struct tracer_slot mpich_MPI_File_write_all_begin_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_write_all_begin_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_write_all_end_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_write_all_end_slots[] = {
@@ -8178,6 +11049,11 @@ static const struct tracer_field_format mpich_MPI_File_write_all_end_formats[] =
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_read_ordered_begin_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_read_ordered_begin_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -8188,6 +11064,11 @@ static const struct tracer_slot mpich_MPI_File_read_ordered_begin_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_read_ordered_begin_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_read_ordered_end_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_read_ordered_end_slots[] = {
@@ -8203,6 +11084,11 @@ static const struct tracer_field_format mpich_MPI_File_read_ordered_end_formats[
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_write_ordered_begin_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_write_ordered_begin_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -8213,6 +11099,11 @@ static const struct tracer_slot mpich_MPI_File_write_ordered_begin_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_write_ordered_begin_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_write_ordered_end_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_write_ordered_end_slots[] = {
@@ -8228,6 +11119,11 @@ static const struct tracer_field_format mpich_MPI_File_write_ordered_end_formats
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_get_type_extent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_get_type_extent_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"datatype", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -8238,6 +11134,11 @@ static const struct tracer_slot mpich_MPI_File_get_type_extent_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_get_type_extent_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Register_datarep_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Register_datarep_slots[] = {
@@ -8253,6 +11154,11 @@ static const struct tracer_field_format mpich_MPI_Register_datarep_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_set_atomicity_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_set_atomicity_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flag", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -8261,6 +11167,11 @@ static const struct tracer_slot mpich_MPI_File_set_atomicity_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_set_atomicity_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_get_atomicity_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_get_atomicity_slots[] = {
@@ -8274,6 +11185,11 @@ static const struct tracer_field_format mpich_MPI_File_get_atomicity_formats[] =
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_sync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_sync_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -8281,6 +11197,11 @@ static const struct tracer_slot mpich_MPI_File_sync_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_sync_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_iread_at_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_iread_at_all_slots[] = {
@@ -8298,6 +11219,11 @@ static const struct tracer_field_format mpich_MPI_File_iread_at_all_formats[] = 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_iwrite_at_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_iwrite_at_all_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -8311,6 +11237,11 @@ static const struct tracer_slot mpich_MPI_File_iwrite_at_all_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_iwrite_at_all_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_iread_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_iread_all_slots[] = {
@@ -8327,6 +11258,11 @@ static const struct tracer_field_format mpich_MPI_File_iread_all_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_iwrite_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_iwrite_all_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -8339,6 +11275,11 @@ static const struct tracer_slot mpich_MPI_File_iwrite_all_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_iwrite_all_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_read_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_read_c_slots[] = {
@@ -8356,6 +11297,11 @@ static const struct tracer_field_format mpich_MPI_File_read_c_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_read_all_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_read_all_c_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -8371,6 +11317,11 @@ static const struct tracer_field_format mpich_MPI_File_read_all_c_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_read_all_begin_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_read_all_begin_c_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -8381,6 +11332,11 @@ static const struct tracer_slot mpich_MPI_File_read_all_begin_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_read_all_begin_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_read_at_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_read_at_c_slots[] = {
@@ -8399,6 +11355,11 @@ static const struct tracer_field_format mpich_MPI_File_read_at_c_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_read_at_all_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_read_at_all_c_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -8415,6 +11376,11 @@ static const struct tracer_field_format mpich_MPI_File_read_at_all_c_formats[] =
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_read_at_all_begin_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_read_at_all_begin_c_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -8426,6 +11392,11 @@ static const struct tracer_slot mpich_MPI_File_read_at_all_begin_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_read_at_all_begin_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_read_ordered_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_read_ordered_c_slots[] = {
@@ -8443,6 +11414,11 @@ static const struct tracer_field_format mpich_MPI_File_read_ordered_c_formats[] 
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_read_ordered_begin_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_read_ordered_begin_c_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -8453,6 +11429,11 @@ static const struct tracer_slot mpich_MPI_File_read_ordered_begin_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_read_ordered_begin_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_read_shared_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_read_shared_c_slots[] = {
@@ -8470,6 +11451,11 @@ static const struct tracer_field_format mpich_MPI_File_read_shared_c_formats[] =
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_write_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_write_c_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -8483,6 +11469,11 @@ static const struct tracer_field_format mpich_MPI_File_write_c_formats[] = {
     {"result", &mpich_status_names, NULL},
     {"status_bytes", NULL, &mpich_record_1},
     {"status_vals", NULL, &mpich_record_1},
+};
+
+static const int64_t mpich_MPI_File_write_all_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_write_all_c_slots[] = {
@@ -8500,6 +11491,11 @@ static const struct tracer_field_format mpich_MPI_File_write_all_c_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_write_all_begin_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_write_all_begin_c_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -8510,6 +11506,11 @@ static const struct tracer_slot mpich_MPI_File_write_all_begin_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_write_all_begin_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_write_at_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_write_at_c_slots[] = {
@@ -8528,6 +11529,11 @@ static const struct tracer_field_format mpich_MPI_File_write_at_c_formats[] = {
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_write_at_all_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_write_at_all_c_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -8544,6 +11550,11 @@ static const struct tracer_field_format mpich_MPI_File_write_at_all_c_formats[] 
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_write_at_all_begin_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_write_at_all_begin_c_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -8555,6 +11566,11 @@ static const struct tracer_slot mpich_MPI_File_write_at_all_begin_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_write_at_all_begin_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_write_ordered_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_write_ordered_c_slots[] = {
@@ -8572,6 +11588,11 @@ static const struct tracer_field_format mpich_MPI_File_write_ordered_c_formats[]
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_write_ordered_begin_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_write_ordered_begin_c_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -8582,6 +11603,11 @@ static const struct tracer_slot mpich_MPI_File_write_ordered_begin_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_write_ordered_begin_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_write_shared_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_write_shared_c_slots[] = {
@@ -8599,6 +11625,11 @@ static const struct tracer_field_format mpich_MPI_File_write_shared_c_formats[] 
     {"status_vals", NULL, &mpich_record_1},
 };
 
+static const int64_t mpich_MPI_File_iread_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_iread_c_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -8613,6 +11644,11 @@ static const struct tracer_field_format mpich_MPI_File_iread_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_iread_all_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_iread_all_c_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -8625,6 +11661,11 @@ static const struct tracer_slot mpich_MPI_File_iread_all_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_iread_all_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_iread_at_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_iread_at_c_slots[] = {
@@ -8642,6 +11683,11 @@ static const struct tracer_field_format mpich_MPI_File_iread_at_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_iread_at_all_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_iread_at_all_c_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -8655,6 +11701,11 @@ static const struct tracer_slot mpich_MPI_File_iread_at_all_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_iread_at_all_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_iread_shared_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_iread_shared_c_slots[] = {
@@ -8671,6 +11722,11 @@ static const struct tracer_field_format mpich_MPI_File_iread_shared_c_formats[] 
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_iwrite_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_iwrite_c_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -8685,6 +11741,11 @@ static const struct tracer_field_format mpich_MPI_File_iwrite_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_iwrite_all_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_iwrite_all_c_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -8697,6 +11758,11 @@ static const struct tracer_slot mpich_MPI_File_iwrite_all_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_iwrite_all_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_iwrite_at_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_iwrite_at_c_slots[] = {
@@ -8714,6 +11780,11 @@ static const struct tracer_field_format mpich_MPI_File_iwrite_at_c_formats[] = {
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_iwrite_at_all_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_iwrite_at_all_c_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -8727,6 +11798,11 @@ static const struct tracer_slot mpich_MPI_File_iwrite_at_all_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_iwrite_at_all_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_File_iwrite_shared_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_File_iwrite_shared_c_slots[] = {
@@ -8743,6 +11819,11 @@ static const struct tracer_field_format mpich_MPI_File_iwrite_shared_c_formats[]
     {"result", &mpich_status_names, NULL},
 };
 
+static const int64_t mpich_MPI_File_get_type_extent_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot mpich_MPI_File_get_type_extent_c_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"datatype", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -8753,6 +11834,11 @@ static const struct tracer_slot mpich_MPI_File_get_type_extent_c_slots[] = {
 
 static const struct tracer_field_format mpich_MPI_File_get_type_extent_c_formats[] = {
     {"result", &mpich_status_names, NULL},
+};
+
+static const int64_t mpich_MPI_Register_datarep_c_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot mpich_MPI_Register_datarep_c_slots[] = {
@@ -8770,3092 +11856,3092 @@ static const struct tracer_field_format mpich_MPI_Register_datarep_c_formats[] =
 
 static const struct tracer_function_desc mpich_functions[] = {
     {"MPI_Status_f082c", TRACER_STATUS_RESULT, mpich_MPI_Status_f082c_slots, 3, 6,
-     1,
+     1, mpich_MPI_Status_f082c_ok_statuses, 1,
      mpich_MPI_Status_f082c_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Status_c2f08", TRACER_STATUS_RESULT, mpich_MPI_Status_c2f08_slots, 3, 6,
-     1,
+     1, mpich_MPI_Status_c2f08_ok_statuses, 1,
      mpich_MPI_Status_c2f08_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Status_f082f", TRACER_STATUS_RESULT, mpich_MPI_Status_f082f_slots, 4, 7,
-     1,
+     1, mpich_MPI_Status_f082f_ok_statuses, 1,
      mpich_MPI_Status_f082f_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Status_f2f08", TRACER_STATUS_RESULT, mpich_MPI_Status_f2f08_slots, 3, 6,
-     0,
+     0, mpich_MPI_Status_f2f08_ok_statuses, 1,
      mpich_MPI_Status_f2f08_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_f90_integer", TRACER_STATUS_RESULT, mpich_MPI_Type_create_f90_integer_slots, 4, 7,
-     0,
+     0, mpich_MPI_Type_create_f90_integer_ok_statuses, 1,
      mpich_MPI_Type_create_f90_integer_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_f90_real", TRACER_STATUS_RESULT, mpich_MPI_Type_create_f90_real_slots, 5, 8,
-     0,
+     0, mpich_MPI_Type_create_f90_real_ok_statuses, 1,
      mpich_MPI_Type_create_f90_real_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_f90_complex", TRACER_STATUS_RESULT, mpich_MPI_Type_create_f90_complex_slots, 5, 8,
-     0,
+     0, mpich_MPI_Type_create_f90_complex_ok_statuses, 1,
      mpich_MPI_Type_create_f90_complex_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Attr_delete", TRACER_STATUS_RESULT, mpich_MPI_Attr_delete_slots, 3, 6,
-     0,
+     0, mpich_MPI_Attr_delete_ok_statuses, 1,
      mpich_MPI_Attr_delete_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Attr_get", TRACER_STATUS_RESULT, mpich_MPI_Attr_get_slots, 6, 9,
-     0,
+     0, mpich_MPI_Attr_get_ok_statuses, 1,
      mpich_MPI_Attr_get_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Attr_put", TRACER_STATUS_RESULT, mpich_MPI_Attr_put_slots, 4, 7,
-     0,
+     0, mpich_MPI_Attr_put_ok_statuses, 1,
      mpich_MPI_Attr_put_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_create_keyval", TRACER_STATUS_RESULT, mpich_MPI_Comm_create_keyval_slots, 6, 9,
-     0,
+     0, mpich_MPI_Comm_create_keyval_ok_statuses, 1,
      mpich_MPI_Comm_create_keyval_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_delete_attr", TRACER_STATUS_RESULT, mpich_MPI_Comm_delete_attr_slots, 3, 6,
-     0,
+     0, mpich_MPI_Comm_delete_attr_ok_statuses, 1,
      mpich_MPI_Comm_delete_attr_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_free_keyval", TRACER_STATUS_RESULT, mpich_MPI_Comm_free_keyval_slots, 3, 6,
-     0,
+     0, mpich_MPI_Comm_free_keyval_ok_statuses, 1,
      mpich_MPI_Comm_free_keyval_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_get_attr", TRACER_STATUS_RESULT, mpich_MPI_Comm_get_attr_slots, 6, 9,
-     0,
+     0, mpich_MPI_Comm_get_attr_ok_statuses, 1,
      mpich_MPI_Comm_get_attr_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_set_attr", TRACER_STATUS_RESULT, mpich_MPI_Comm_set_attr_slots, 4, 7,
-     0,
+     0, mpich_MPI_Comm_set_attr_ok_statuses, 1,
      mpich_MPI_Comm_set_attr_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Keyval_create", TRACER_STATUS_RESULT, mpich_MPI_Keyval_create_slots, 6, 9,
-     0,
+     0, mpich_MPI_Keyval_create_ok_statuses, 1,
      mpich_MPI_Keyval_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Keyval_free", TRACER_STATUS_RESULT, mpich_MPI_Keyval_free_slots, 3, 6,
-     0,
+     0, mpich_MPI_Keyval_free_ok_statuses, 1,
      mpich_MPI_Keyval_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_keyval", TRACER_STATUS_RESULT, mpich_MPI_Type_create_keyval_slots, 6, 9,
-     0,
+     0, mpich_MPI_Type_create_keyval_ok_statuses, 1,
      mpich_MPI_Type_create_keyval_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_delete_attr", TRACER_STATUS_RESULT, mpich_MPI_Type_delete_attr_slots, 3, 6,
-     0,
+     0, mpich_MPI_Type_delete_attr_ok_statuses, 1,
      mpich_MPI_Type_delete_attr_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_free_keyval", TRACER_STATUS_RESULT, mpich_MPI_Type_free_keyval_slots, 3, 6,
-     0,
+     0, mpich_MPI_Type_free_keyval_ok_statuses, 1,
      mpich_MPI_Type_free_keyval_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_get_attr", TRACER_STATUS_RESULT, mpich_MPI_Type_get_attr_slots, 6, 9,
-     0,
+     0, mpich_MPI_Type_get_attr_ok_statuses, 1,
      mpich_MPI_Type_get_attr_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_set_attr", TRACER_STATUS_RESULT, mpich_MPI_Type_set_attr_slots, 4, 7,
-     0,
+     0, mpich_MPI_Type_set_attr_ok_statuses, 1,
      mpich_MPI_Type_set_attr_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_create_keyval", TRACER_STATUS_RESULT, mpich_MPI_Win_create_keyval_slots, 6, 9,
-     0,
+     0, mpich_MPI_Win_create_keyval_ok_statuses, 1,
      mpich_MPI_Win_create_keyval_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_delete_attr", TRACER_STATUS_RESULT, mpich_MPI_Win_delete_attr_slots, 3, 6,
-     0,
+     0, mpich_MPI_Win_delete_attr_ok_statuses, 1,
      mpich_MPI_Win_delete_attr_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_free_keyval", TRACER_STATUS_RESULT, mpich_MPI_Win_free_keyval_slots, 3, 6,
-     0,
+     0, mpich_MPI_Win_free_keyval_ok_statuses, 1,
      mpich_MPI_Win_free_keyval_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_get_attr", TRACER_STATUS_RESULT, mpich_MPI_Win_get_attr_slots, 6, 9,
-     0,
+     0, mpich_MPI_Win_get_attr_ok_statuses, 1,
      mpich_MPI_Win_get_attr_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_set_attr", TRACER_STATUS_RESULT, mpich_MPI_Win_set_attr_slots, 4, 7,
-     0,
+     0, mpich_MPI_Win_set_attr_ok_statuses, 1,
      mpich_MPI_Win_set_attr_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Allgather", TRACER_STATUS_RESULT, mpich_MPI_Allgather_slots, 9, 12,
-     0,
+     0, mpich_MPI_Allgather_ok_statuses, 1,
      mpich_MPI_Allgather_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 11, -1, -1, 10, -1}},
     {"MPI_Allgather_init", TRACER_STATUS_RESULT, mpich_MPI_Allgather_init_slots, 11, 14,
-     0,
+     0, mpich_MPI_Allgather_init_ok_statuses, 1,
      mpich_MPI_Allgather_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Allgatherv", TRACER_STATUS_RESULT, mpich_MPI_Allgatherv_slots, 10, 13,
-     0,
+     0, mpich_MPI_Allgatherv_ok_statuses, 1,
      mpich_MPI_Allgatherv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 12, -1, -1, 11, -1}},
     {"MPI_Allgatherv_init", TRACER_STATUS_RESULT, mpich_MPI_Allgatherv_init_slots, 12, 15,
-     0,
+     0, mpich_MPI_Allgatherv_init_ok_statuses, 1,
      mpich_MPI_Allgatherv_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Allreduce", TRACER_STATUS_RESULT, mpich_MPI_Allreduce_slots, 8, 11,
-     0,
+     0, mpich_MPI_Allreduce_ok_statuses, 1,
      mpich_MPI_Allreduce_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 10, -1, -1, 9, -1}},
     {"MPI_Allreduce_init", TRACER_STATUS_RESULT, mpich_MPI_Allreduce_init_slots, 10, 13,
-     0,
+     0, mpich_MPI_Allreduce_init_ok_statuses, 1,
      mpich_MPI_Allreduce_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Alltoall", TRACER_STATUS_RESULT, mpich_MPI_Alltoall_slots, 9, 12,
-     0,
+     0, mpich_MPI_Alltoall_ok_statuses, 1,
      mpich_MPI_Alltoall_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 11, -1, -1, 10, -1}},
     {"MPI_Alltoall_init", TRACER_STATUS_RESULT, mpich_MPI_Alltoall_init_slots, 11, 14,
-     0,
+     0, mpich_MPI_Alltoall_init_ok_statuses, 1,
      mpich_MPI_Alltoall_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Alltoallv", TRACER_STATUS_RESULT, mpich_MPI_Alltoallv_slots, 10, 13,
-     0,
+     0, mpich_MPI_Alltoallv_ok_statuses, 1,
      mpich_MPI_Alltoallv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, -1, -1, -1, 12, -1}},
     {"MPI_Alltoallv_init", TRACER_STATUS_RESULT, mpich_MPI_Alltoallv_init_slots, 13, 16,
-     0,
+     0, mpich_MPI_Alltoallv_init_ok_statuses, 1,
      mpich_MPI_Alltoallv_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Alltoallw", TRACER_STATUS_RESULT, mpich_MPI_Alltoallw_slots, 10, 13,
-     0,
+     0, mpich_MPI_Alltoallw_ok_statuses, 1,
      mpich_MPI_Alltoallw_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Alltoallw_init", TRACER_STATUS_RESULT, mpich_MPI_Alltoallw_init_slots, 13, 16,
-     0,
+     0, mpich_MPI_Alltoallw_init_ok_statuses, 1,
      mpich_MPI_Alltoallw_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Barrier", TRACER_STATUS_RESULT, mpich_MPI_Barrier_slots, 2, 5,
-     0,
+     0, mpich_MPI_Barrier_ok_statuses, 1,
      mpich_MPI_Barrier_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, -1, -1, -1, 4, -1}},
     {"MPI_Barrier_init", TRACER_STATUS_RESULT, mpich_MPI_Barrier_init_slots, 5, 8,
-     0,
+     0, mpich_MPI_Barrier_init_ok_statuses, 1,
      mpich_MPI_Barrier_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Bcast", TRACER_STATUS_RESULT, mpich_MPI_Bcast_slots, 7, 10,
-     0,
+     0, mpich_MPI_Bcast_ok_statuses, 1,
      mpich_MPI_Bcast_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 9, 7, -1, 8, -1}},
     {"MPI_Bcast_init", TRACER_STATUS_RESULT, mpich_MPI_Bcast_init_slots, 9, 12,
-     0,
+     0, mpich_MPI_Bcast_init_ok_statuses, 1,
      mpich_MPI_Bcast_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Exscan", TRACER_STATUS_RESULT, mpich_MPI_Exscan_slots, 8, 11,
-     0,
+     0, mpich_MPI_Exscan_ok_statuses, 1,
      mpich_MPI_Exscan_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 10, -1, -1, 9, -1}},
     {"MPI_Exscan_init", TRACER_STATUS_RESULT, mpich_MPI_Exscan_init_slots, 10, 13,
-     0,
+     0, mpich_MPI_Exscan_init_ok_statuses, 1,
      mpich_MPI_Exscan_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Gather", TRACER_STATUS_RESULT, mpich_MPI_Gather_slots, 10, 13,
-     0,
+     0, mpich_MPI_Gather_ok_statuses, 1,
      mpich_MPI_Gather_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 12, 10, -1, 11, -1}},
     {"MPI_Gather_init", TRACER_STATUS_RESULT, mpich_MPI_Gather_init_slots, 12, 15,
-     0,
+     0, mpich_MPI_Gather_init_ok_statuses, 1,
      mpich_MPI_Gather_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Gatherv", TRACER_STATUS_RESULT, mpich_MPI_Gatherv_slots, 11, 14,
-     0,
+     0, mpich_MPI_Gatherv_ok_statuses, 1,
      mpich_MPI_Gatherv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 13, 11, -1, 12, -1}},
     {"MPI_Gatherv_init", TRACER_STATUS_RESULT, mpich_MPI_Gatherv_init_slots, 13, 16,
-     0,
+     0, mpich_MPI_Gatherv_init_ok_statuses, 1,
      mpich_MPI_Gatherv_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Iallgather", TRACER_STATUS_RESULT, mpich_MPI_Iallgather_slots, 11, 14,
-     0,
+     0, mpich_MPI_Iallgather_ok_statuses, 1,
      mpich_MPI_Iallgather_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 13, -1, -1, 10, 12}},
     {"MPI_Iallgatherv", TRACER_STATUS_RESULT, mpich_MPI_Iallgatherv_slots, 12, 15,
-     0,
+     0, mpich_MPI_Iallgatherv_ok_statuses, 1,
      mpich_MPI_Iallgatherv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 14, -1, -1, 11, 13}},
     {"MPI_Iallreduce", TRACER_STATUS_RESULT, mpich_MPI_Iallreduce_slots, 10, 13,
-     0,
+     0, mpich_MPI_Iallreduce_ok_statuses, 1,
      mpich_MPI_Iallreduce_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 12, -1, -1, 9, 11}},
     {"MPI_Ialltoall", TRACER_STATUS_RESULT, mpich_MPI_Ialltoall_slots, 11, 14,
-     0,
+     0, mpich_MPI_Ialltoall_ok_statuses, 1,
      mpich_MPI_Ialltoall_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 13, -1, -1, 10, 12}},
     {"MPI_Ialltoallv", TRACER_STATUS_RESULT, mpich_MPI_Ialltoallv_slots, 12, 15,
-     0,
+     0, mpich_MPI_Ialltoallv_ok_statuses, 1,
      mpich_MPI_Ialltoallv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, -1, -1, -1, 12, 14}},
     {"MPI_Ialltoallw", TRACER_STATUS_RESULT, mpich_MPI_Ialltoallw_slots, 12, 15,
-     0,
+     0, mpich_MPI_Ialltoallw_ok_statuses, 1,
      mpich_MPI_Ialltoallw_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ibarrier", TRACER_STATUS_RESULT, mpich_MPI_Ibarrier_slots, 4, 7,
-     0,
+     0, mpich_MPI_Ibarrier_ok_statuses, 1,
      mpich_MPI_Ibarrier_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, -1, -1, -1, 4, 6}},
     {"MPI_Ibcast", TRACER_STATUS_RESULT, mpich_MPI_Ibcast_slots, 9, 12,
-     0,
+     0, mpich_MPI_Ibcast_ok_statuses, 1,
      mpich_MPI_Ibcast_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 11, 7, -1, 8, 10}},
     {"MPI_Iexscan", TRACER_STATUS_RESULT, mpich_MPI_Iexscan_slots, 10, 13,
-     0,
+     0, mpich_MPI_Iexscan_ok_statuses, 1,
      mpich_MPI_Iexscan_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 12, -1, -1, 9, 11}},
     {"MPI_Igather", TRACER_STATUS_RESULT, mpich_MPI_Igather_slots, 12, 15,
-     0,
+     0, mpich_MPI_Igather_ok_statuses, 1,
      mpich_MPI_Igather_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 14, 10, -1, 11, 13}},
     {"MPI_Igatherv", TRACER_STATUS_RESULT, mpich_MPI_Igatherv_slots, 13, 16,
-     0,
+     0, mpich_MPI_Igatherv_ok_statuses, 1,
      mpich_MPI_Igatherv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 15, 11, -1, 12, 14}},
     {"MPI_Ineighbor_allgather", TRACER_STATUS_RESULT, mpich_MPI_Ineighbor_allgather_slots, 10, 13,
-     0,
+     0, mpich_MPI_Ineighbor_allgather_ok_statuses, 1,
      mpich_MPI_Ineighbor_allgather_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ineighbor_allgatherv", TRACER_STATUS_RESULT, mpich_MPI_Ineighbor_allgatherv_slots, 11, 14,
-     0,
+     0, mpich_MPI_Ineighbor_allgatherv_ok_statuses, 1,
      mpich_MPI_Ineighbor_allgatherv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ineighbor_alltoall", TRACER_STATUS_RESULT, mpich_MPI_Ineighbor_alltoall_slots, 10, 13,
-     0,
+     0, mpich_MPI_Ineighbor_alltoall_ok_statuses, 1,
      mpich_MPI_Ineighbor_alltoall_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ineighbor_alltoallv", TRACER_STATUS_RESULT, mpich_MPI_Ineighbor_alltoallv_slots, 12, 15,
-     0,
+     0, mpich_MPI_Ineighbor_alltoallv_ok_statuses, 1,
      mpich_MPI_Ineighbor_alltoallv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ineighbor_alltoallw", TRACER_STATUS_RESULT, mpich_MPI_Ineighbor_alltoallw_slots, 12, 15,
-     0,
+     0, mpich_MPI_Ineighbor_alltoallw_ok_statuses, 1,
      mpich_MPI_Ineighbor_alltoallw_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ireduce", TRACER_STATUS_RESULT, mpich_MPI_Ireduce_slots, 11, 14,
-     0,
+     0, mpich_MPI_Ireduce_ok_statuses, 1,
      mpich_MPI_Ireduce_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 13, 9, -1, 10, 12}},
     {"MPI_Ireduce_scatter", TRACER_STATUS_RESULT, mpich_MPI_Ireduce_scatter_slots, 9, 12,
-     0,
+     0, mpich_MPI_Ireduce_scatter_ok_statuses, 1,
      mpich_MPI_Ireduce_scatter_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ireduce_scatter_block", TRACER_STATUS_RESULT, mpich_MPI_Ireduce_scatter_block_slots, 10, 13,
-     0,
+     0, mpich_MPI_Ireduce_scatter_block_ok_statuses, 1,
      mpich_MPI_Ireduce_scatter_block_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 12, -1, -1, 9, 11}},
     {"MPI_Iscan", TRACER_STATUS_RESULT, mpich_MPI_Iscan_slots, 10, 13,
-     0,
+     0, mpich_MPI_Iscan_ok_statuses, 1,
      mpich_MPI_Iscan_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 12, -1, -1, 9, 11}},
     {"MPI_Iscatter", TRACER_STATUS_RESULT, mpich_MPI_Iscatter_slots, 12, 15,
-     0,
+     0, mpich_MPI_Iscatter_ok_statuses, 1,
      mpich_MPI_Iscatter_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 14, 10, -1, 11, 13}},
     {"MPI_Iscatterv", TRACER_STATUS_RESULT, mpich_MPI_Iscatterv_slots, 13, 16,
-     0,
+     0, mpich_MPI_Iscatterv_ok_statuses, 1,
      mpich_MPI_Iscatterv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 15, 11, -1, 12, 14}},
     {"MPI_Neighbor_allgather", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_allgather_slots, 8, 11,
-     0,
+     0, mpich_MPI_Neighbor_allgather_ok_statuses, 1,
      mpich_MPI_Neighbor_allgather_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_allgather_init", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_allgather_init_slots, 11, 14,
-     0,
+     0, mpich_MPI_Neighbor_allgather_init_ok_statuses, 1,
      mpich_MPI_Neighbor_allgather_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_allgatherv", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_allgatherv_slots, 9, 12,
-     0,
+     0, mpich_MPI_Neighbor_allgatherv_ok_statuses, 1,
      mpich_MPI_Neighbor_allgatherv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_allgatherv_init", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_allgatherv_init_slots, 12, 15,
-     0,
+     0, mpich_MPI_Neighbor_allgatherv_init_ok_statuses, 1,
      mpich_MPI_Neighbor_allgatherv_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_alltoall", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_alltoall_slots, 8, 11,
-     0,
+     0, mpich_MPI_Neighbor_alltoall_ok_statuses, 1,
      mpich_MPI_Neighbor_alltoall_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_alltoall_init", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_alltoall_init_slots, 11, 14,
-     0,
+     0, mpich_MPI_Neighbor_alltoall_init_ok_statuses, 1,
      mpich_MPI_Neighbor_alltoall_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_alltoallv", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_alltoallv_slots, 10, 13,
-     0,
+     0, mpich_MPI_Neighbor_alltoallv_ok_statuses, 1,
      mpich_MPI_Neighbor_alltoallv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_alltoallv_init", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_alltoallv_init_slots, 13, 16,
-     0,
+     0, mpich_MPI_Neighbor_alltoallv_init_ok_statuses, 1,
      mpich_MPI_Neighbor_alltoallv_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_alltoallw", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_alltoallw_slots, 10, 13,
-     0,
+     0, mpich_MPI_Neighbor_alltoallw_ok_statuses, 1,
      mpich_MPI_Neighbor_alltoallw_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_alltoallw_init", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_alltoallw_init_slots, 13, 16,
-     0,
+     0, mpich_MPI_Neighbor_alltoallw_init_ok_statuses, 1,
      mpich_MPI_Neighbor_alltoallw_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Reduce", TRACER_STATUS_RESULT, mpich_MPI_Reduce_slots, 9, 12,
-     0,
+     0, mpich_MPI_Reduce_ok_statuses, 1,
      mpich_MPI_Reduce_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 11, 9, -1, 10, -1}},
     {"MPI_Reduce_init", TRACER_STATUS_RESULT, mpich_MPI_Reduce_init_slots, 11, 14,
-     0,
+     0, mpich_MPI_Reduce_init_ok_statuses, 1,
      mpich_MPI_Reduce_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Reduce_local", TRACER_STATUS_RESULT, mpich_MPI_Reduce_local_slots, 6, 9,
-     0,
+     0, mpich_MPI_Reduce_local_ok_statuses, 1,
      mpich_MPI_Reduce_local_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Reduce_scatter", TRACER_STATUS_RESULT, mpich_MPI_Reduce_scatter_slots, 7, 10,
-     0,
+     0, mpich_MPI_Reduce_scatter_ok_statuses, 1,
      mpich_MPI_Reduce_scatter_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Reduce_scatter_block", TRACER_STATUS_RESULT, mpich_MPI_Reduce_scatter_block_slots, 8, 11,
-     0,
+     0, mpich_MPI_Reduce_scatter_block_ok_statuses, 1,
      mpich_MPI_Reduce_scatter_block_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 10, -1, -1, 9, -1}},
     {"MPI_Reduce_scatter_block_init", TRACER_STATUS_RESULT, mpich_MPI_Reduce_scatter_block_init_slots, 10, 13,
-     0,
+     0, mpich_MPI_Reduce_scatter_block_init_ok_statuses, 1,
      mpich_MPI_Reduce_scatter_block_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Reduce_scatter_init", TRACER_STATUS_RESULT, mpich_MPI_Reduce_scatter_init_slots, 10, 13,
-     0,
+     0, mpich_MPI_Reduce_scatter_init_ok_statuses, 1,
      mpich_MPI_Reduce_scatter_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Scan", TRACER_STATUS_RESULT, mpich_MPI_Scan_slots, 8, 11,
-     0,
+     0, mpich_MPI_Scan_ok_statuses, 1,
      mpich_MPI_Scan_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 10, -1, -1, 9, -1}},
     {"MPI_Scan_init", TRACER_STATUS_RESULT, mpich_MPI_Scan_init_slots, 10, 13,
-     0,
+     0, mpich_MPI_Scan_init_ok_statuses, 1,
      mpich_MPI_Scan_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Scatter", TRACER_STATUS_RESULT, mpich_MPI_Scatter_slots, 10, 13,
-     0,
+     0, mpich_MPI_Scatter_ok_statuses, 1,
      mpich_MPI_Scatter_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 12, 10, -1, 11, -1}},
     {"MPI_Scatter_init", TRACER_STATUS_RESULT, mpich_MPI_Scatter_init_slots, 12, 15,
-     0,
+     0, mpich_MPI_Scatter_init_ok_statuses, 1,
      mpich_MPI_Scatter_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Scatterv", TRACER_STATUS_RESULT, mpich_MPI_Scatterv_slots, 11, 14,
-     0,
+     0, mpich_MPI_Scatterv_ok_statuses, 1,
      mpich_MPI_Scatterv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 13, 11, -1, 12, -1}},
     {"MPI_Scatterv_init", TRACER_STATUS_RESULT, mpich_MPI_Scatterv_init_slots, 13, 16,
-     0,
+     0, mpich_MPI_Scatterv_init_ok_statuses, 1,
      mpich_MPI_Scatterv_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_compare", TRACER_STATUS_RESULT, mpich_MPI_Comm_compare_slots, 5, 8,
-     0,
+     0, mpich_MPI_Comm_compare_ok_statuses, 1,
      mpich_MPI_Comm_compare_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_create", TRACER_STATUS_RESULT, mpich_MPI_Comm_create_slots, 5, 8,
-     0,
+     0, mpich_MPI_Comm_create_ok_statuses, 1,
      mpich_MPI_Comm_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_create_group", TRACER_STATUS_RESULT, mpich_MPI_Comm_create_group_slots, 6, 9,
-     0,
+     0, mpich_MPI_Comm_create_group_ok_statuses, 1,
      mpich_MPI_Comm_create_group_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_dup", TRACER_STATUS_RESULT, mpich_MPI_Comm_dup_slots, 4, 7,
-     0,
+     0, mpich_MPI_Comm_dup_ok_statuses, 1,
      mpich_MPI_Comm_dup_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_dup_with_info", TRACER_STATUS_RESULT, mpich_MPI_Comm_dup_with_info_slots, 5, 8,
-     0,
+     0, mpich_MPI_Comm_dup_with_info_ok_statuses, 1,
      mpich_MPI_Comm_dup_with_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_free", TRACER_STATUS_RESULT, mpich_MPI_Comm_free_slots, 3, 6,
-     0,
+     0, mpich_MPI_Comm_free_ok_statuses, 1,
      mpich_MPI_Comm_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_get_info", TRACER_STATUS_RESULT, mpich_MPI_Comm_get_info_slots, 4, 7,
-     0,
+     0, mpich_MPI_Comm_get_info_ok_statuses, 1,
      mpich_MPI_Comm_get_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_get_name", TRACER_STATUS_RESULT, mpich_MPI_Comm_get_name_slots, 6, 9,
-     0,
+     0, mpich_MPI_Comm_get_name_ok_statuses, 1,
      mpich_MPI_Comm_get_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_group", TRACER_STATUS_RESULT, mpich_MPI_Comm_group_slots, 4, 7,
-     0,
+     0, mpich_MPI_Comm_group_ok_statuses, 1,
      mpich_MPI_Comm_group_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_idup", TRACER_STATUS_RESULT, mpich_MPI_Comm_idup_slots, 6, 9,
-     0,
+     0, mpich_MPI_Comm_idup_ok_statuses, 1,
      mpich_MPI_Comm_idup_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_idup_with_info", TRACER_STATUS_RESULT, mpich_MPI_Comm_idup_with_info_slots, 7, 10,
-     0,
+     0, mpich_MPI_Comm_idup_with_info_ok_statuses, 1,
      mpich_MPI_Comm_idup_with_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_rank", TRACER_STATUS_RESULT, mpich_MPI_Comm_rank_slots, 4, 7,
-     0,
+     0, mpich_MPI_Comm_rank_ok_statuses, 1,
      mpich_MPI_Comm_rank_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_remote_group", TRACER_STATUS_RESULT, mpich_MPI_Comm_remote_group_slots, 4, 7,
-     0,
+     0, mpich_MPI_Comm_remote_group_ok_statuses, 1,
      mpich_MPI_Comm_remote_group_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_remote_size", TRACER_STATUS_RESULT, mpich_MPI_Comm_remote_size_slots, 4, 7,
-     0,
+     0, mpich_MPI_Comm_remote_size_ok_statuses, 1,
      mpich_MPI_Comm_remote_size_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_set_info", TRACER_STATUS_RESULT, mpich_MPI_Comm_set_info_slots, 3, 6,
-     0,
+     0, mpich_MPI_Comm_set_info_ok_statuses, 1,
      mpich_MPI_Comm_set_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_set_name", TRACER_STATUS_RESULT, mpich_MPI_Comm_set_name_slots, 3, 6,
-     1,
+     1, mpich_MPI_Comm_set_name_ok_statuses, 1,
      mpich_MPI_Comm_set_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_size", TRACER_STATUS_RESULT, mpich_MPI_Comm_size_slots, 4, 7,
-     0,
+     0, mpich_MPI_Comm_size_ok_statuses, 1,
      mpich_MPI_Comm_size_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_split", TRACER_STATUS_RESULT, mpich_MPI_Comm_split_slots, 6, 9,
-     0,
+     0, mpich_MPI_Comm_split_ok_statuses, 1,
      mpich_MPI_Comm_split_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_split_type", TRACER_STATUS_RESULT, mpich_MPI_Comm_split_type_slots, 7, 10,
-     0,
+     0, mpich_MPI_Comm_split_type_ok_statuses, 1,
      mpich_MPI_Comm_split_type_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_test_inter", TRACER_STATUS_RESULT, mpich_MPI_Comm_test_inter_slots, 4, 7,
-     0,
+     0, mpich_MPI_Comm_test_inter_ok_statuses, 1,
      mpich_MPI_Comm_test_inter_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Intercomm_create", TRACER_STATUS_RESULT, mpich_MPI_Intercomm_create_slots, 8, 11,
-     0,
+     0, mpich_MPI_Intercomm_create_ok_statuses, 1,
      mpich_MPI_Intercomm_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Intercomm_create_from_groups", TRACER_STATUS_RESULT, mpich_MPI_Intercomm_create_from_groups_slots, 10, 13,
-     1,
+     1, mpich_MPI_Intercomm_create_from_groups_ok_statuses, 1,
      mpich_MPI_Intercomm_create_from_groups_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Intercomm_merge", TRACER_STATUS_RESULT, mpich_MPI_Intercomm_merge_slots, 5, 8,
-     0,
+     0, mpich_MPI_Intercomm_merge_ok_statuses, 1,
      mpich_MPI_Intercomm_merge_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Get_address", TRACER_STATUS_RESULT, mpich_MPI_Get_address_slots, 4, 7,
-     0,
+     0, mpich_MPI_Get_address_ok_statuses, 1,
      mpich_MPI_Get_address_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Get_count", TRACER_STATUS_RESULT, mpich_MPI_Get_count_slots, 5, 8,
-     1,
+     1, mpich_MPI_Get_count_ok_statuses, 1,
      mpich_MPI_Get_count_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Get_elements", TRACER_STATUS_RESULT, mpich_MPI_Get_elements_slots, 5, 8,
-     1,
+     1, mpich_MPI_Get_elements_ok_statuses, 1,
      mpich_MPI_Get_elements_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Get_elements_x", TRACER_STATUS_RESULT, mpich_MPI_Get_elements_x_slots, 5, 8,
-     1,
+     1, mpich_MPI_Get_elements_x_ok_statuses, 1,
      mpich_MPI_Get_elements_x_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Pack", TRACER_STATUS_RESULT, mpich_MPI_Pack_slots, 9, 12,
-     0,
+     0, mpich_MPI_Pack_ok_statuses, 1,
      mpich_MPI_Pack_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Pack_external", TRACER_STATUS_RESULT, mpich_MPI_Pack_external_slots, 9, 12,
-     1,
+     1, mpich_MPI_Pack_external_ok_statuses, 1,
      mpich_MPI_Pack_external_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Pack_external_size", TRACER_STATUS_RESULT, mpich_MPI_Pack_external_size_slots, 6, 9,
-     1,
+     1, mpich_MPI_Pack_external_size_ok_statuses, 1,
      mpich_MPI_Pack_external_size_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Pack_size", TRACER_STATUS_RESULT, mpich_MPI_Pack_size_slots, 6, 9,
-     0,
+     0, mpich_MPI_Pack_size_ok_statuses, 1,
      mpich_MPI_Pack_size_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Status_set_elements", TRACER_STATUS_RESULT, mpich_MPI_Status_set_elements_slots, 4, 7,
-     0,
+     0, mpich_MPI_Status_set_elements_ok_statuses, 1,
      mpich_MPI_Status_set_elements_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Status_set_elements_x", TRACER_STATUS_RESULT, mpich_MPI_Status_set_elements_x_slots, 4, 7,
-     0,
+     0, mpich_MPI_Status_set_elements_x_ok_statuses, 1,
      mpich_MPI_Status_set_elements_x_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_commit", TRACER_STATUS_RESULT, mpich_MPI_Type_commit_slots, 3, 6,
-     0,
+     0, mpich_MPI_Type_commit_ok_statuses, 1,
      mpich_MPI_Type_commit_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_contiguous", TRACER_STATUS_RESULT, mpich_MPI_Type_contiguous_slots, 5, 8,
-     0,
+     0, mpich_MPI_Type_contiguous_ok_statuses, 1,
      mpich_MPI_Type_contiguous_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_darray", TRACER_STATUS_RESULT, mpich_MPI_Type_create_darray_slots, 12, 15,
-     0,
+     0, mpich_MPI_Type_create_darray_ok_statuses, 1,
      mpich_MPI_Type_create_darray_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_hindexed", TRACER_STATUS_RESULT, mpich_MPI_Type_create_hindexed_slots, 7, 10,
-     0,
+     0, mpich_MPI_Type_create_hindexed_ok_statuses, 1,
      mpich_MPI_Type_create_hindexed_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_hindexed_block", TRACER_STATUS_RESULT, mpich_MPI_Type_create_hindexed_block_slots, 7, 10,
-     0,
+     0, mpich_MPI_Type_create_hindexed_block_ok_statuses, 1,
      mpich_MPI_Type_create_hindexed_block_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_hvector", TRACER_STATUS_RESULT, mpich_MPI_Type_create_hvector_slots, 7, 10,
-     0,
+     0, mpich_MPI_Type_create_hvector_ok_statuses, 1,
      mpich_MPI_Type_create_hvector_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_indexed_block", TRACER_STATUS_RESULT, mpich_MPI_Type_create_indexed_block_slots, 7, 10,
-     0,
+     0, mpich_MPI_Type_create_indexed_block_ok_statuses, 1,
      mpich_MPI_Type_create_indexed_block_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_resized", TRACER_STATUS_RESULT, mpich_MPI_Type_create_resized_slots, 6, 9,
-     0,
+     0, mpich_MPI_Type_create_resized_ok_statuses, 1,
      mpich_MPI_Type_create_resized_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_struct", TRACER_STATUS_RESULT, mpich_MPI_Type_create_struct_slots, 7, 10,
-     0,
+     0, mpich_MPI_Type_create_struct_ok_statuses, 1,
      mpich_MPI_Type_create_struct_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_subarray", TRACER_STATUS_RESULT, mpich_MPI_Type_create_subarray_slots, 9, 12,
-     0,
+     0, mpich_MPI_Type_create_subarray_ok_statuses, 1,
      mpich_MPI_Type_create_subarray_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_dup", TRACER_STATUS_RESULT, mpich_MPI_Type_dup_slots, 4, 7,
-     0,
+     0, mpich_MPI_Type_dup_ok_statuses, 1,
      mpich_MPI_Type_dup_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_free", TRACER_STATUS_RESULT, mpich_MPI_Type_free_slots, 3, 6,
-     0,
+     0, mpich_MPI_Type_free_ok_statuses, 1,
      mpich_MPI_Type_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_get_contents", TRACER_STATUS_RESULT, mpich_MPI_Type_get_contents_slots, 8, 11,
-     0,
+     0, mpich_MPI_Type_get_contents_ok_statuses, 1,
      mpich_MPI_Type_get_contents_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_get_envelope", TRACER_STATUS_RESULT, mpich_MPI_Type_get_envelope_slots, 10, 13,
-     0,
+     0, mpich_MPI_Type_get_envelope_ok_statuses, 1,
      mpich_MPI_Type_get_envelope_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_get_extent", TRACER_STATUS_RESULT, mpich_MPI_Type_get_extent_slots, 6, 9,
-     0,
+     0, mpich_MPI_Type_get_extent_ok_statuses, 1,
      mpich_MPI_Type_get_extent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_get_extent_x", TRACER_STATUS_RESULT, mpich_MPI_Type_get_extent_x_slots, 6, 9,
-     0,
+     0, mpich_MPI_Type_get_extent_x_ok_statuses, 1,
      mpich_MPI_Type_get_extent_x_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_get_name", TRACER_STATUS_RESULT, mpich_MPI_Type_get_name_slots, 6, 9,
-     0,
+     0, mpich_MPI_Type_get_name_ok_statuses, 1,
      mpich_MPI_Type_get_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_get_true_extent", TRACER_STATUS_RESULT, mpich_MPI_Type_get_true_extent_slots, 6, 9,
-     0,
+     0, mpich_MPI_Type_get_true_extent_ok_statuses, 1,
      mpich_MPI_Type_get_true_extent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_get_true_extent_x", TRACER_STATUS_RESULT, mpich_MPI_Type_get_true_extent_x_slots, 6, 9,
-     0,
+     0, mpich_MPI_Type_get_true_extent_x_ok_statuses, 1,
      mpich_MPI_Type_get_true_extent_x_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_indexed", TRACER_STATUS_RESULT, mpich_MPI_Type_indexed_slots, 7, 10,
-     0,
+     0, mpich_MPI_Type_indexed_ok_statuses, 1,
      mpich_MPI_Type_indexed_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_match_size", TRACER_STATUS_RESULT, mpich_MPI_Type_match_size_slots, 5, 8,
-     0,
+     0, mpich_MPI_Type_match_size_ok_statuses, 1,
      mpich_MPI_Type_match_size_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_set_name", TRACER_STATUS_RESULT, mpich_MPI_Type_set_name_slots, 3, 6,
-     1,
+     1, mpich_MPI_Type_set_name_ok_statuses, 1,
      mpich_MPI_Type_set_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_size", TRACER_STATUS_RESULT, mpich_MPI_Type_size_slots, 4, 7,
-     0,
+     0, mpich_MPI_Type_size_ok_statuses, 1,
      mpich_MPI_Type_size_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_size_x", TRACER_STATUS_RESULT, mpich_MPI_Type_size_x_slots, 4, 7,
-     0,
+     0, mpich_MPI_Type_size_x_ok_statuses, 1,
      mpich_MPI_Type_size_x_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_vector", TRACER_STATUS_RESULT, mpich_MPI_Type_vector_slots, 7, 10,
-     0,
+     0, mpich_MPI_Type_vector_ok_statuses, 1,
      mpich_MPI_Type_vector_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Unpack", TRACER_STATUS_RESULT, mpich_MPI_Unpack_slots, 9, 12,
-     0,
+     0, mpich_MPI_Unpack_ok_statuses, 1,
      mpich_MPI_Unpack_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Unpack_external", TRACER_STATUS_RESULT, mpich_MPI_Unpack_external_slots, 9, 12,
-     0,
+     0, mpich_MPI_Unpack_external_ok_statuses, 1,
      mpich_MPI_Unpack_external_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Address", TRACER_STATUS_RESULT, mpich_MPI_Address_slots, 4, 7,
-     0,
+     0, mpich_MPI_Address_ok_statuses, 1,
      mpich_MPI_Address_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_extent", TRACER_STATUS_RESULT, mpich_MPI_Type_extent_slots, 4, 7,
-     0,
+     0, mpich_MPI_Type_extent_ok_statuses, 1,
      mpich_MPI_Type_extent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_lb", TRACER_STATUS_RESULT, mpich_MPI_Type_lb_slots, 4, 7,
-     0,
+     0, mpich_MPI_Type_lb_ok_statuses, 1,
      mpich_MPI_Type_lb_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_ub", TRACER_STATUS_RESULT, mpich_MPI_Type_ub_slots, 4, 7,
-     0,
+     0, mpich_MPI_Type_ub_ok_statuses, 1,
      mpich_MPI_Type_ub_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_hindexed", TRACER_STATUS_RESULT, mpich_MPI_Type_hindexed_slots, 7, 10,
-     0,
+     0, mpich_MPI_Type_hindexed_ok_statuses, 1,
      mpich_MPI_Type_hindexed_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_hvector", TRACER_STATUS_RESULT, mpich_MPI_Type_hvector_slots, 7, 10,
-     0,
+     0, mpich_MPI_Type_hvector_ok_statuses, 1,
      mpich_MPI_Type_hvector_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_struct", TRACER_STATUS_RESULT, mpich_MPI_Type_struct_slots, 7, 10,
-     0,
+     0, mpich_MPI_Type_struct_ok_statuses, 1,
      mpich_MPI_Type_struct_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Add_error_class", TRACER_STATUS_RESULT, mpich_MPI_Add_error_class_slots, 3, 6,
-     0,
+     0, mpich_MPI_Add_error_class_ok_statuses, 1,
      mpich_MPI_Add_error_class_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Add_error_code", TRACER_STATUS_RESULT, mpich_MPI_Add_error_code_slots, 4, 7,
-     0,
+     0, mpich_MPI_Add_error_code_ok_statuses, 1,
      mpich_MPI_Add_error_code_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Add_error_string", TRACER_STATUS_RESULT, mpich_MPI_Add_error_string_slots, 3, 6,
-     1,
+     1, mpich_MPI_Add_error_string_ok_statuses, 1,
      mpich_MPI_Add_error_string_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_call_errhandler", TRACER_STATUS_RESULT, mpich_MPI_Comm_call_errhandler_slots, 3, 6,
-     0,
+     0, mpich_MPI_Comm_call_errhandler_ok_statuses, 1,
      mpich_MPI_Comm_call_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_create_errhandler", TRACER_STATUS_RESULT, mpich_MPI_Comm_create_errhandler_slots, 4, 7,
-     0,
+     0, mpich_MPI_Comm_create_errhandler_ok_statuses, 1,
      mpich_MPI_Comm_create_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_get_errhandler", TRACER_STATUS_RESULT, mpich_MPI_Comm_get_errhandler_slots, 4, 7,
-     0,
+     0, mpich_MPI_Comm_get_errhandler_ok_statuses, 1,
      mpich_MPI_Comm_get_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_set_errhandler", TRACER_STATUS_RESULT, mpich_MPI_Comm_set_errhandler_slots, 3, 6,
-     0,
+     0, mpich_MPI_Comm_set_errhandler_ok_statuses, 1,
      mpich_MPI_Comm_set_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Errhandler_free", TRACER_STATUS_RESULT, mpich_MPI_Errhandler_free_slots, 3, 6,
-     0,
+     0, mpich_MPI_Errhandler_free_ok_statuses, 1,
      mpich_MPI_Errhandler_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Error_class", TRACER_STATUS_RESULT, mpich_MPI_Error_class_slots, 4, 7,
-     0,
+     0, mpich_MPI_Error_class_ok_statuses, 1,
      mpich_MPI_Error_class_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Error_string", TRACER_STATUS_RESULT, mpich_MPI_Error_string_slots, 6, 9,
-     0,
+     0, mpich_MPI_Error_string_ok_statuses, 1,
      mpich_MPI_Error_string_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_call_errhandler", TRACER_STATUS_RESULT, mpich_MPI_File_call_errhandler_slots, 3, 6,
-     0,
+     0, mpich_MPI_File_call_errhandler_ok_statuses, 1,
      mpich_MPI_File_call_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_create_errhandler", TRACER_STATUS_RESULT, mpich_MPI_File_create_errhandler_slots, 4, 7,
-     0,
+     0, mpich_MPI_File_create_errhandler_ok_statuses, 1,
      mpich_MPI_File_create_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_errhandler", TRACER_STATUS_RESULT, mpich_MPI_File_get_errhandler_slots, 4, 7,
-     0,
+     0, mpich_MPI_File_get_errhandler_ok_statuses, 1,
      mpich_MPI_File_get_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_set_errhandler", TRACER_STATUS_RESULT, mpich_MPI_File_set_errhandler_slots, 3, 6,
-     0,
+     0, mpich_MPI_File_set_errhandler_ok_statuses, 1,
      mpich_MPI_File_set_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Session_call_errhandler", TRACER_STATUS_RESULT, mpich_MPI_Session_call_errhandler_slots, 3, 6,
-     0,
+     0, mpich_MPI_Session_call_errhandler_ok_statuses, 1,
      mpich_MPI_Session_call_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Session_create_errhandler", TRACER_STATUS_RESULT, mpich_MPI_Session_create_errhandler_slots, 4, 7,
-     0,
+     0, mpich_MPI_Session_create_errhandler_ok_statuses, 1,
      mpich_MPI_Session_create_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Session_get_errhandler", TRACER_STATUS_RESULT, mpich_MPI_Session_get_errhandler_slots, 4, 7,
-     0,
+     0, mpich_MPI_Session_get_errhandler_ok_statuses, 1,
      mpich_MPI_Session_get_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Session_set_errhandler", TRACER_STATUS_RESULT, mpich_MPI_Session_set_errhandler_slots, 3, 6,
-     0,
+     0, mpich_MPI_Session_set_errhandler_ok_statuses, 1,
      mpich_MPI_Session_set_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_call_errhandler", TRACER_STATUS_RESULT, mpich_MPI_Win_call_errhandler_slots, 3, 6,
-     0,
+     0, mpich_MPI_Win_call_errhandler_ok_statuses, 1,
      mpich_MPI_Win_call_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_create_errhandler", TRACER_STATUS_RESULT, mpich_MPI_Win_create_errhandler_slots, 4, 7,
-     0,
+     0, mpich_MPI_Win_create_errhandler_ok_statuses, 1,
      mpich_MPI_Win_create_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_get_errhandler", TRACER_STATUS_RESULT, mpich_MPI_Win_get_errhandler_slots, 4, 7,
-     0,
+     0, mpich_MPI_Win_get_errhandler_ok_statuses, 1,
      mpich_MPI_Win_get_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_set_errhandler", TRACER_STATUS_RESULT, mpich_MPI_Win_set_errhandler_slots, 3, 6,
-     0,
+     0, mpich_MPI_Win_set_errhandler_ok_statuses, 1,
      mpich_MPI_Win_set_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Errhandler_create", TRACER_STATUS_RESULT, mpich_MPI_Errhandler_create_slots, 4, 7,
-     0,
+     0, mpich_MPI_Errhandler_create_ok_statuses, 1,
      mpich_MPI_Errhandler_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Errhandler_get", TRACER_STATUS_RESULT, mpich_MPI_Errhandler_get_slots, 4, 7,
-     0,
+     0, mpich_MPI_Errhandler_get_ok_statuses, 1,
      mpich_MPI_Errhandler_get_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Errhandler_set", TRACER_STATUS_RESULT, mpich_MPI_Errhandler_set_slots, 3, 6,
-     0,
+     0, mpich_MPI_Errhandler_set_ok_statuses, 1,
      mpich_MPI_Errhandler_set_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_compare", TRACER_STATUS_RESULT, mpich_MPI_Group_compare_slots, 5, 8,
-     0,
+     0, mpich_MPI_Group_compare_ok_statuses, 1,
      mpich_MPI_Group_compare_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_difference", TRACER_STATUS_RESULT, mpich_MPI_Group_difference_slots, 5, 8,
-     0,
+     0, mpich_MPI_Group_difference_ok_statuses, 1,
      mpich_MPI_Group_difference_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_excl", TRACER_STATUS_RESULT, mpich_MPI_Group_excl_slots, 6, 9,
-     0,
+     0, mpich_MPI_Group_excl_ok_statuses, 1,
      mpich_MPI_Group_excl_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_free", TRACER_STATUS_RESULT, mpich_MPI_Group_free_slots, 3, 6,
-     0,
+     0, mpich_MPI_Group_free_ok_statuses, 1,
      mpich_MPI_Group_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_incl", TRACER_STATUS_RESULT, mpich_MPI_Group_incl_slots, 6, 9,
-     0,
+     0, mpich_MPI_Group_incl_ok_statuses, 1,
      mpich_MPI_Group_incl_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_intersection", TRACER_STATUS_RESULT, mpich_MPI_Group_intersection_slots, 5, 8,
-     0,
+     0, mpich_MPI_Group_intersection_ok_statuses, 1,
      mpich_MPI_Group_intersection_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_range_excl", TRACER_STATUS_RESULT, mpich_MPI_Group_range_excl_slots, 6, 9,
-     0,
+     0, mpich_MPI_Group_range_excl_ok_statuses, 1,
      mpich_MPI_Group_range_excl_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_range_incl", TRACER_STATUS_RESULT, mpich_MPI_Group_range_incl_slots, 6, 9,
-     0,
+     0, mpich_MPI_Group_range_incl_ok_statuses, 1,
      mpich_MPI_Group_range_incl_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_rank", TRACER_STATUS_RESULT, mpich_MPI_Group_rank_slots, 4, 7,
-     0,
+     0, mpich_MPI_Group_rank_ok_statuses, 1,
      mpich_MPI_Group_rank_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_size", TRACER_STATUS_RESULT, mpich_MPI_Group_size_slots, 4, 7,
-     0,
+     0, mpich_MPI_Group_size_ok_statuses, 1,
      mpich_MPI_Group_size_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_translate_ranks", TRACER_STATUS_RESULT, mpich_MPI_Group_translate_ranks_slots, 6, 9,
-     0,
+     0, mpich_MPI_Group_translate_ranks_ok_statuses, 1,
      mpich_MPI_Group_translate_ranks_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_union", TRACER_STATUS_RESULT, mpich_MPI_Group_union_slots, 5, 8,
-     0,
+     0, mpich_MPI_Group_union_ok_statuses, 1,
      mpich_MPI_Group_union_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Info_create", TRACER_STATUS_RESULT, mpich_MPI_Info_create_slots, 3, 6,
-     0,
+     0, mpich_MPI_Info_create_ok_statuses, 1,
      mpich_MPI_Info_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Info_create_env", TRACER_STATUS_RESULT, mpich_MPI_Info_create_env_slots, 5, 8,
-     0,
+     0, mpich_MPI_Info_create_env_ok_statuses, 1,
      mpich_MPI_Info_create_env_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Info_delete", TRACER_STATUS_RESULT, mpich_MPI_Info_delete_slots, 3, 6,
-     1,
+     1, mpich_MPI_Info_delete_ok_statuses, 1,
      mpich_MPI_Info_delete_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Info_dup", TRACER_STATUS_RESULT, mpich_MPI_Info_dup_slots, 4, 7,
-     0,
+     0, mpich_MPI_Info_dup_ok_statuses, 1,
      mpich_MPI_Info_dup_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Info_free", TRACER_STATUS_RESULT, mpich_MPI_Info_free_slots, 3, 6,
-     0,
+     0, mpich_MPI_Info_free_ok_statuses, 1,
      mpich_MPI_Info_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Info_get", TRACER_STATUS_RESULT, mpich_MPI_Info_get_slots, 8, 11,
-     1,
+     1, mpich_MPI_Info_get_ok_statuses, 1,
      mpich_MPI_Info_get_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Info_get_nkeys", TRACER_STATUS_RESULT, mpich_MPI_Info_get_nkeys_slots, 4, 7,
-     0,
+     0, mpich_MPI_Info_get_nkeys_ok_statuses, 1,
      mpich_MPI_Info_get_nkeys_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Info_get_nthkey", TRACER_STATUS_RESULT, mpich_MPI_Info_get_nthkey_slots, 5, 8,
-     0,
+     0, mpich_MPI_Info_get_nthkey_ok_statuses, 1,
      mpich_MPI_Info_get_nthkey_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Info_get_string", TRACER_STATUS_RESULT, mpich_MPI_Info_get_string_slots, 9, 12,
-     1,
+     1, mpich_MPI_Info_get_string_ok_statuses, 1,
      mpich_MPI_Info_get_string_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Info_get_valuelen", TRACER_STATUS_RESULT, mpich_MPI_Info_get_valuelen_slots, 7, 10,
-     1,
+     1, mpich_MPI_Info_get_valuelen_ok_statuses, 1,
      mpich_MPI_Info_get_valuelen_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Info_set", TRACER_STATUS_RESULT, mpich_MPI_Info_set_slots, 4, 7,
-     2,
+     2, mpich_MPI_Info_set_ok_statuses, 1,
      mpich_MPI_Info_set_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Abort", TRACER_STATUS_RESULT, mpich_MPI_Abort_slots, 3, 6,
-     0,
+     0, mpich_MPI_Abort_ok_statuses, 1,
      mpich_MPI_Abort_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_create_from_group", TRACER_STATUS_RESULT, mpich_MPI_Comm_create_from_group_slots, 7, 10,
-     1,
+     1, mpich_MPI_Comm_create_from_group_ok_statuses, 1,
      mpich_MPI_Comm_create_from_group_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Finalize", TRACER_STATUS_RESULT, mpich_MPI_Finalize_slots, 1, 4,
-     0,
+     0, mpich_MPI_Finalize_ok_statuses, 1,
      mpich_MPI_Finalize_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Finalized", TRACER_STATUS_RESULT, mpich_MPI_Finalized_slots, 3, 6,
-     0,
+     0, mpich_MPI_Finalized_ok_statuses, 1,
      mpich_MPI_Finalized_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_from_session_pset", TRACER_STATUS_RESULT, mpich_MPI_Group_from_session_pset_slots, 5, 8,
-     1,
+     1, mpich_MPI_Group_from_session_pset_ok_statuses, 1,
      mpich_MPI_Group_from_session_pset_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Init", TRACER_STATUS_RESULT, mpich_MPI_Init_slots, 5, 8,
-     0,
+     0, mpich_MPI_Init_ok_statuses, 1,
      mpich_MPI_Init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Init_thread", TRACER_STATUS_RESULT, mpich_MPI_Init_thread_slots, 8, 11,
-     0,
+     0, mpich_MPI_Init_thread_ok_statuses, 1,
      mpich_MPI_Init_thread_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Initialized", TRACER_STATUS_RESULT, mpich_MPI_Initialized_slots, 3, 6,
-     0,
+     0, mpich_MPI_Initialized_ok_statuses, 1,
      mpich_MPI_Initialized_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Is_thread_main", TRACER_STATUS_RESULT, mpich_MPI_Is_thread_main_slots, 3, 6,
-     0,
+     0, mpich_MPI_Is_thread_main_ok_statuses, 1,
      mpich_MPI_Is_thread_main_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Query_thread", TRACER_STATUS_RESULT, mpich_MPI_Query_thread_slots, 3, 6,
-     0,
+     0, mpich_MPI_Query_thread_ok_statuses, 1,
      mpich_MPI_Query_thread_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Session_finalize", TRACER_STATUS_RESULT, mpich_MPI_Session_finalize_slots, 3, 6,
-     0,
+     0, mpich_MPI_Session_finalize_ok_statuses, 1,
      mpich_MPI_Session_finalize_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Session_get_info", TRACER_STATUS_RESULT, mpich_MPI_Session_get_info_slots, 4, 7,
-     0,
+     0, mpich_MPI_Session_get_info_ok_statuses, 1,
      mpich_MPI_Session_get_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Session_get_nth_pset", TRACER_STATUS_RESULT, mpich_MPI_Session_get_nth_pset_slots, 8, 11,
-     0,
+     0, mpich_MPI_Session_get_nth_pset_ok_statuses, 1,
      mpich_MPI_Session_get_nth_pset_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Session_get_num_psets", TRACER_STATUS_RESULT, mpich_MPI_Session_get_num_psets_slots, 5, 8,
-     0,
+     0, mpich_MPI_Session_get_num_psets_ok_statuses, 1,
      mpich_MPI_Session_get_num_psets_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Session_get_pset_info", TRACER_STATUS_RESULT, mpich_MPI_Session_get_pset_info_slots, 5, 8,
-     1,
+     1, mpich_MPI_Session_get_pset_info_ok_statuses, 1,
      mpich_MPI_Session_get_pset_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Session_init", TRACER_STATUS_RESULT, mpich_MPI_Session_init_slots, 5, 8,
-     0,
+     0, mpich_MPI_Session_init_ok_statuses, 1,
      mpich_MPI_Session_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Aint_add", TRACER_STATUS_NONE, mpich_MPI_Aint_add_slots, 3, 7,
-     0,
+     0, mpich_MPI_Aint_add_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Aint_diff", TRACER_STATUS_NONE, mpich_MPI_Aint_diff_slots, 3, 7,
-     0,
+     0, mpich_MPI_Aint_diff_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Get_library_version", TRACER_STATUS_RESULT, mpich_MPI_Get_library_version_slots, 5, 8,
-     0,
+     0, mpich_MPI_Get_library_version_ok_statuses, 1,
      mpich_MPI_Get_library_version_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Get_processor_name", TRACER_STATUS_RESULT, mpich_MPI_Get_processor_name_slots, 5, 8,
-     0,
+     0, mpich_MPI_Get_processor_name_ok_statuses, 1,
      mpich_MPI_Get_processor_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Get_version", TRACER_STATUS_RESULT, mpich_MPI_Get_version_slots, 5, 8,
-     0,
+     0, mpich_MPI_Get_version_ok_statuses, 1,
      mpich_MPI_Get_version_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Op_commutative", TRACER_STATUS_RESULT, mpich_MPI_Op_commutative_slots, 4, 7,
-     0,
+     0, mpich_MPI_Op_commutative_ok_statuses, 1,
      mpich_MPI_Op_commutative_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Op_create", TRACER_STATUS_RESULT, mpich_MPI_Op_create_slots, 5, 8,
-     0,
+     0, mpich_MPI_Op_create_ok_statuses, 1,
      mpich_MPI_Op_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Op_free", TRACER_STATUS_RESULT, mpich_MPI_Op_free_slots, 3, 6,
-     0,
+     0, mpich_MPI_Op_free_ok_statuses, 1,
      mpich_MPI_Op_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Parrived", TRACER_STATUS_RESULT, mpich_MPI_Parrived_slots, 5, 8,
-     0,
+     0, mpich_MPI_Parrived_ok_statuses, 1,
      mpich_MPI_Parrived_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Pready", TRACER_STATUS_RESULT, mpich_MPI_Pready_slots, 3, 6,
-     0,
+     0, mpich_MPI_Pready_ok_statuses, 1,
      mpich_MPI_Pready_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Pready_list", TRACER_STATUS_RESULT, mpich_MPI_Pready_list_slots, 4, 7,
-     0,
+     0, mpich_MPI_Pready_list_ok_statuses, 1,
      mpich_MPI_Pready_list_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Pready_range", TRACER_STATUS_RESULT, mpich_MPI_Pready_range_slots, 4, 7,
-     0,
+     0, mpich_MPI_Pready_range_ok_statuses, 1,
      mpich_MPI_Pready_range_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Precv_init", TRACER_STATUS_RESULT, mpich_MPI_Precv_init_slots, 11, 14,
-     0,
+     0, mpich_MPI_Precv_init_ok_statuses, 1,
      mpich_MPI_Precv_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Psend_init", TRACER_STATUS_RESULT, mpich_MPI_Psend_init_slots, 11, 14,
-     0,
+     0, mpich_MPI_Psend_init_ok_statuses, 1,
      mpich_MPI_Psend_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Bsend", TRACER_STATUS_RESULT, mpich_MPI_Bsend_slots, 8, 11,
-     0,
+     0, mpich_MPI_Bsend_ok_statuses, 1,
      mpich_MPI_Bsend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 10, 7, 8, 9, -1}},
     {"MPI_Bsend_init", TRACER_STATUS_RESULT, mpich_MPI_Bsend_init_slots, 10, 13,
-     0,
+     0, mpich_MPI_Bsend_init_ok_statuses, 1,
      mpich_MPI_Bsend_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
     {"MPI_Buffer_attach", TRACER_STATUS_RESULT, mpich_MPI_Buffer_attach_slots, 3, 6,
-     0,
+     0, mpich_MPI_Buffer_attach_ok_statuses, 1,
      mpich_MPI_Buffer_attach_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Buffer_detach", TRACER_STATUS_RESULT, mpich_MPI_Buffer_detach_slots, 4, 7,
-     0,
+     0, mpich_MPI_Buffer_detach_ok_statuses, 1,
      mpich_MPI_Buffer_detach_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ibsend", TRACER_STATUS_RESULT, mpich_MPI_Ibsend_slots, 10, 13,
-     0,
+     0, mpich_MPI_Ibsend_ok_statuses, 1,
      mpich_MPI_Ibsend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
     {"MPI_Improbe", TRACER_STATUS_RESULT, mpich_MPI_Improbe_slots, 9, 12,
-     0,
+     0, mpich_MPI_Improbe_ok_statuses, 1,
      mpich_MPI_Improbe_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Imrecv", TRACER_STATUS_RESULT, mpich_MPI_Imrecv_slots, 8, 11,
-     0,
+     0, mpich_MPI_Imrecv_ok_statuses, 1,
      mpich_MPI_Imrecv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Iprobe", TRACER_STATUS_RESULT, mpich_MPI_Iprobe_slots, 7, 10,
-     0,
+     0, mpich_MPI_Iprobe_ok_statuses, 1,
      mpich_MPI_Iprobe_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Irecv", TRACER_STATUS_RESULT, mpich_MPI_Irecv_slots, 10, 13,
-     0,
+     0, mpich_MPI_Irecv_ok_statuses, 1,
      mpich_MPI_Irecv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_RECV, 12, 7, 8, 9, 11}},
     {"MPI_Irsend", TRACER_STATUS_RESULT, mpich_MPI_Irsend_slots, 10, 13,
-     0,
+     0, mpich_MPI_Irsend_ok_statuses, 1,
      mpich_MPI_Irsend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
     {"MPI_Isend", TRACER_STATUS_RESULT, mpich_MPI_Isend_slots, 10, 13,
-     0,
+     0, mpich_MPI_Isend_ok_statuses, 1,
      mpich_MPI_Isend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
     {"MPI_Isendrecv", TRACER_STATUS_RESULT, mpich_MPI_Isendrecv_slots, 14, 17,
-     0,
+     0, mpich_MPI_Isendrecv_ok_statuses, 1,
      mpich_MPI_Isendrecv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Isendrecv_replace", TRACER_STATUS_RESULT, mpich_MPI_Isendrecv_replace_slots, 11, 14,
-     0,
+     0, mpich_MPI_Isendrecv_replace_ok_statuses, 1,
      mpich_MPI_Isendrecv_replace_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Issend", TRACER_STATUS_RESULT, mpich_MPI_Issend_slots, 10, 13,
-     0,
+     0, mpich_MPI_Issend_ok_statuses, 1,
      mpich_MPI_Issend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
     {"MPI_Mprobe", TRACER_STATUS_RESULT, mpich_MPI_Mprobe_slots, 7, 10,
-     0,
+     0, mpich_MPI_Mprobe_ok_statuses, 1,
      mpich_MPI_Mprobe_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Mrecv", TRACER_STATUS_RESULT, mpich_MPI_Mrecv_slots, 7, 10,
-     0,
+     0, mpich_MPI_Mrecv_ok_statuses, 1,
      mpich_MPI_Mrecv_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Probe", TRACER_STATUS_RESULT, mpich_MPI_Probe_slots, 5, 8,
-     0,
+     0, mpich_MPI_Probe_ok_statuses, 1,
      mpich_MPI_Probe_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Recv", TRACER_STATUS_RESULT, mpich_MPI_Recv_slots, 9, 12,
-     0,
+     0, mpich_MPI_Recv_ok_statuses, 1,
      mpich_MPI_Recv_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_RECV, 11, 7, 8, 9, -1}},
     {"MPI_Recv_init", TRACER_STATUS_RESULT, mpich_MPI_Recv_init_slots, 10, 13,
-     0,
+     0, mpich_MPI_Recv_init_ok_statuses, 1,
      mpich_MPI_Recv_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_RECV, 12, 7, 8, 9, 11}},
     {"MPI_Rsend", TRACER_STATUS_RESULT, mpich_MPI_Rsend_slots, 8, 11,
-     0,
+     0, mpich_MPI_Rsend_ok_statuses, 1,
      mpich_MPI_Rsend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 10, 7, 8, 9, -1}},
     {"MPI_Rsend_init", TRACER_STATUS_RESULT, mpich_MPI_Rsend_init_slots, 10, 13,
-     0,
+     0, mpich_MPI_Rsend_init_ok_statuses, 1,
      mpich_MPI_Rsend_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
     {"MPI_Send", TRACER_STATUS_RESULT, mpich_MPI_Send_slots, 8, 11,
-     0,
+     0, mpich_MPI_Send_ok_statuses, 1,
      mpich_MPI_Send_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 10, 7, 8, 9, -1}},
     {"MPI_Send_init", TRACER_STATUS_RESULT, mpich_MPI_Send_init_slots, 10, 13,
-     0,
+     0, mpich_MPI_Send_init_ok_statuses, 1,
      mpich_MPI_Send_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
     {"MPI_Sendrecv", TRACER_STATUS_RESULT, mpich_MPI_Sendrecv_slots, 14, 17,
-     0,
+     0, mpich_MPI_Sendrecv_ok_statuses, 1,
      mpich_MPI_Sendrecv_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 16, 7, 8, 14, -1}},
     {"MPI_Sendrecv_replace", TRACER_STATUS_RESULT, mpich_MPI_Sendrecv_replace_slots, 11, 14,
-     0,
+     0, mpich_MPI_Sendrecv_replace_ok_statuses, 1,
      mpich_MPI_Sendrecv_replace_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 13, 7, 8, 11, -1}},
     {"MPI_Ssend", TRACER_STATUS_RESULT, mpich_MPI_Ssend_slots, 8, 11,
-     0,
+     0, mpich_MPI_Ssend_ok_statuses, 1,
      mpich_MPI_Ssend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 10, 7, 8, 9, -1}},
     {"MPI_Ssend_init", TRACER_STATUS_RESULT, mpich_MPI_Ssend_init_slots, 10, 13,
-     0,
+     0, mpich_MPI_Ssend_init_ok_statuses, 1,
      mpich_MPI_Ssend_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
     {"MPI_Cancel", TRACER_STATUS_RESULT, mpich_MPI_Cancel_slots, 3, 6,
-     0,
+     0, mpich_MPI_Cancel_ok_statuses, 1,
      mpich_MPI_Cancel_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Grequest_complete", TRACER_STATUS_RESULT, mpich_MPI_Grequest_complete_slots, 2, 5,
-     0,
+     0, mpich_MPI_Grequest_complete_ok_statuses, 1,
      mpich_MPI_Grequest_complete_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Grequest_start", TRACER_STATUS_RESULT, mpich_MPI_Grequest_start_slots, 7, 10,
-     0,
+     0, mpich_MPI_Grequest_start_ok_statuses, 1,
      mpich_MPI_Grequest_start_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Request_free", TRACER_STATUS_RESULT, mpich_MPI_Request_free_slots, 3, 6,
-     0,
+     0, mpich_MPI_Request_free_ok_statuses, 1,
      mpich_MPI_Request_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Request_get_status", TRACER_STATUS_RESULT, mpich_MPI_Request_get_status_slots, 5, 8,
-     0,
+     0, mpich_MPI_Request_get_status_ok_statuses, 1,
      mpich_MPI_Request_get_status_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Start", TRACER_STATUS_RESULT, mpich_MPI_Start_slots, 3, 6,
-     0,
+     0, mpich_MPI_Start_ok_statuses, 1,
      mpich_MPI_Start_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Startall", TRACER_STATUS_RESULT, mpich_MPI_Startall_slots, 3, 6,
-     0,
+     0, mpich_MPI_Startall_ok_statuses, 1,
      mpich_MPI_Startall_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Status_set_cancelled", TRACER_STATUS_RESULT, mpich_MPI_Status_set_cancelled_slots, 3, 6,
-     0,
+     0, mpich_MPI_Status_set_cancelled_ok_statuses, 1,
      mpich_MPI_Status_set_cancelled_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Test", TRACER_STATUS_RESULT, mpich_MPI_Test_slots, 8, 11,
-     0,
+     0, mpich_MPI_Test_ok_statuses, 1,
      mpich_MPI_Test_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COMPLETE, 10, -1, -1, -1, 7}},
     {"MPI_Test_cancelled", TRACER_STATUS_RESULT, mpich_MPI_Test_cancelled_slots, 4, 7,
-     1,
+     1, mpich_MPI_Test_cancelled_ok_statuses, 1,
      mpich_MPI_Test_cancelled_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Testall", TRACER_STATUS_RESULT, mpich_MPI_Testall_slots, 7, 10,
-     0,
+     0, mpich_MPI_Testall_ok_statuses, 1,
      mpich_MPI_Testall_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COMPLETE, 9, -1, -1, -1, -1}},
     {"MPI_Testany", TRACER_STATUS_RESULT, mpich_MPI_Testany_slots, 9, 12,
-     0,
+     0, mpich_MPI_Testany_ok_statuses, 1,
      mpich_MPI_Testany_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COMPLETE, 11, -1, -1, -1, -1}},
     {"MPI_Testsome", TRACER_STATUS_RESULT, mpich_MPI_Testsome_slots, 8, 11,
-     0,
+     0, mpich_MPI_Testsome_ok_statuses, 1,
      mpich_MPI_Testsome_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COMPLETE, 10, -1, -1, -1, -1}},
     {"MPI_Wait", TRACER_STATUS_RESULT, mpich_MPI_Wait_slots, 6, 9,
-     0,
+     0, mpich_MPI_Wait_ok_statuses, 1,
      mpich_MPI_Wait_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COMPLETE, 8, -1, -1, -1, 6}},
     {"MPI_Waitall", TRACER_STATUS_RESULT, mpich_MPI_Waitall_slots, 5, 8,
-     0,
+     0, mpich_MPI_Waitall_ok_statuses, 1,
      mpich_MPI_Waitall_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COMPLETE, 7, -1, -1, -1, -1}},
     {"MPI_Waitany", TRACER_STATUS_RESULT, mpich_MPI_Waitany_slots, 7, 10,
-     0,
+     0, mpich_MPI_Waitany_ok_statuses, 1,
      mpich_MPI_Waitany_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COMPLETE, 9, -1, -1, -1, -1}},
     {"MPI_Waitsome", TRACER_STATUS_RESULT, mpich_MPI_Waitsome_slots, 8, 11,
-     0,
+     0, mpich_MPI_Waitsome_ok_statuses, 1,
      mpich_MPI_Waitsome_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COMPLETE, 10, -1, -1, -1, -1}},
     {"MPI_Accumulate", TRACER_STATUS_RESULT, mpich_MPI_Accumulate_slots, 11, 14,
-     0,
+     0, mpich_MPI_Accumulate_ok_statuses, 1,
      mpich_MPI_Accumulate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_PUT, 13, 7, -1, 12, -1}},
     {"MPI_Alloc_mem", TRACER_STATUS_RESULT, mpich_MPI_Alloc_mem_slots, 4, 7,
-     0,
+     0, mpich_MPI_Alloc_mem_ok_statuses, 1,
      mpich_MPI_Alloc_mem_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Compare_and_swap", TRACER_STATUS_RESULT, mpich_MPI_Compare_and_swap_slots, 8, 11,
-     0,
+     0, mpich_MPI_Compare_and_swap_ok_statuses, 1,
      mpich_MPI_Compare_and_swap_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Fetch_and_op", TRACER_STATUS_RESULT, mpich_MPI_Fetch_and_op_slots, 8, 11,
-     0,
+     0, mpich_MPI_Fetch_and_op_ok_statuses, 1,
      mpich_MPI_Fetch_and_op_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Free_mem", TRACER_STATUS_RESULT, mpich_MPI_Free_mem_slots, 2, 5,
-     0,
+     0, mpich_MPI_Free_mem_ok_statuses, 1,
      mpich_MPI_Free_mem_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Get", TRACER_STATUS_RESULT, mpich_MPI_Get_slots, 10, 13,
-     0,
+     0, mpich_MPI_Get_ok_statuses, 1,
      mpich_MPI_Get_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_GET, 12, 7, -1, 11, -1}},
     {"MPI_Get_accumulate", TRACER_STATUS_RESULT, mpich_MPI_Get_accumulate_slots, 14, 17,
-     0,
+     0, mpich_MPI_Get_accumulate_ok_statuses, 1,
      mpich_MPI_Get_accumulate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_GET, 16, 10, -1, 15, -1}},
     {"MPI_Put", TRACER_STATUS_RESULT, mpich_MPI_Put_slots, 10, 13,
-     0,
+     0, mpich_MPI_Put_ok_statuses, 1,
      mpich_MPI_Put_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_PUT, 12, 7, -1, 11, -1}},
     {"MPI_Raccumulate", TRACER_STATUS_RESULT, mpich_MPI_Raccumulate_slots, 13, 16,
-     0,
+     0, mpich_MPI_Raccumulate_ok_statuses, 1,
      mpich_MPI_Raccumulate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_PUT, 15, 7, -1, 12, 14}},
     {"MPI_Rget", TRACER_STATUS_RESULT, mpich_MPI_Rget_slots, 12, 15,
-     0,
+     0, mpich_MPI_Rget_ok_statuses, 1,
      mpich_MPI_Rget_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_GET, 14, 7, -1, 11, 13}},
     {"MPI_Rget_accumulate", TRACER_STATUS_RESULT, mpich_MPI_Rget_accumulate_slots, 15, 18,
-     0,
+     0, mpich_MPI_Rget_accumulate_ok_statuses, 1,
      mpich_MPI_Rget_accumulate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Rput", TRACER_STATUS_RESULT, mpich_MPI_Rput_slots, 12, 15,
-     0,
+     0, mpich_MPI_Rput_ok_statuses, 1,
      mpich_MPI_Rput_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_PUT, 14, 7, -1, 11, 13}},
     {"MPI_Win_allocate", TRACER_STATUS_RESULT, mpich_MPI_Win_allocate_slots, 8, 11,
-     0,
+     0, mpich_MPI_Win_allocate_ok_statuses, 1,
      mpich_MPI_Win_allocate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_allocate_shared", TRACER_STATUS_RESULT, mpich_MPI_Win_allocate_shared_slots, 8, 11,
-     0,
+     0, mpich_MPI_Win_allocate_shared_ok_statuses, 1,
      mpich_MPI_Win_allocate_shared_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_attach", TRACER_STATUS_RESULT, mpich_MPI_Win_attach_slots, 4, 7,
-     0,
+     0, mpich_MPI_Win_attach_ok_statuses, 1,
      mpich_MPI_Win_attach_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_complete", TRACER_STATUS_RESULT, mpich_MPI_Win_complete_slots, 2, 5,
-     0,
+     0, mpich_MPI_Win_complete_ok_statuses, 1,
      mpich_MPI_Win_complete_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_create", TRACER_STATUS_RESULT, mpich_MPI_Win_create_slots, 8, 11,
-     0,
+     0, mpich_MPI_Win_create_ok_statuses, 1,
      mpich_MPI_Win_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_create_dynamic", TRACER_STATUS_RESULT, mpich_MPI_Win_create_dynamic_slots, 5, 8,
-     0,
+     0, mpich_MPI_Win_create_dynamic_ok_statuses, 1,
      mpich_MPI_Win_create_dynamic_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_detach", TRACER_STATUS_RESULT, mpich_MPI_Win_detach_slots, 3, 6,
-     0,
+     0, mpich_MPI_Win_detach_ok_statuses, 1,
      mpich_MPI_Win_detach_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_fence", TRACER_STATUS_RESULT, mpich_MPI_Win_fence_slots, 3, 6,
-     0,
+     0, mpich_MPI_Win_fence_ok_statuses, 1,
      mpich_MPI_Win_fence_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_flush", TRACER_STATUS_RESULT, mpich_MPI_Win_flush_slots, 3, 6,
-     0,
+     0, mpich_MPI_Win_flush_ok_statuses, 1,
      mpich_MPI_Win_flush_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_flush_all", TRACER_STATUS_RESULT, mpich_MPI_Win_flush_all_slots, 2, 5,
-     0,
+     0, mpich_MPI_Win_flush_all_ok_statuses, 1,
      mpich_MPI_Win_flush_all_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_flush_local", TRACER_STATUS_RESULT, mpich_MPI_Win_flush_local_slots, 3, 6,
-     0,
+     0, mpich_MPI_Win_flush_local_ok_statuses, 1,
      mpich_MPI_Win_flush_local_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_flush_local_all", TRACER_STATUS_RESULT, mpich_MPI_Win_flush_local_all_slots, 2, 5,
-     0,
+     0, mpich_MPI_Win_flush_local_all_ok_statuses, 1,
      mpich_MPI_Win_flush_local_all_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_free", TRACER_STATUS_RESULT, mpich_MPI_Win_free_slots, 3, 6,
-     0,
+     0, mpich_MPI_Win_free_ok_statuses, 1,
      mpich_MPI_Win_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_get_group", TRACER_STATUS_RESULT, mpich_MPI_Win_get_group_slots, 4, 7,
-     0,
+     0, mpich_MPI_Win_get_group_ok_statuses, 1,
      mpich_MPI_Win_get_group_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_get_info", TRACER_STATUS_RESULT, mpich_MPI_Win_get_info_slots, 4, 7,
-     0,
+     0, mpich_MPI_Win_get_info_ok_statuses, 1,
      mpich_MPI_Win_get_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_get_name", TRACER_STATUS_RESULT, mpich_MPI_Win_get_name_slots, 6, 9,
-     0,
+     0, mpich_MPI_Win_get_name_ok_statuses, 1,
      mpich_MPI_Win_get_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_lock", TRACER_STATUS_RESULT, mpich_MPI_Win_lock_slots, 5, 8,
-     0,
+     0, mpich_MPI_Win_lock_ok_statuses, 1,
      mpich_MPI_Win_lock_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_lock_all", TRACER_STATUS_RESULT, mpich_MPI_Win_lock_all_slots, 3, 6,
-     0,
+     0, mpich_MPI_Win_lock_all_ok_statuses, 1,
      mpich_MPI_Win_lock_all_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_post", TRACER_STATUS_RESULT, mpich_MPI_Win_post_slots, 4, 7,
-     0,
+     0, mpich_MPI_Win_post_ok_statuses, 1,
      mpich_MPI_Win_post_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_set_info", TRACER_STATUS_RESULT, mpich_MPI_Win_set_info_slots, 3, 6,
-     0,
+     0, mpich_MPI_Win_set_info_ok_statuses, 1,
      mpich_MPI_Win_set_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_set_name", TRACER_STATUS_RESULT, mpich_MPI_Win_set_name_slots, 3, 6,
-     1,
+     1, mpich_MPI_Win_set_name_ok_statuses, 1,
      mpich_MPI_Win_set_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_shared_query", TRACER_STATUS_RESULT, mpich_MPI_Win_shared_query_slots, 8, 11,
-     0,
+     0, mpich_MPI_Win_shared_query_ok_statuses, 1,
      mpich_MPI_Win_shared_query_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_start", TRACER_STATUS_RESULT, mpich_MPI_Win_start_slots, 4, 7,
-     0,
+     0, mpich_MPI_Win_start_ok_statuses, 1,
      mpich_MPI_Win_start_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_sync", TRACER_STATUS_RESULT, mpich_MPI_Win_sync_slots, 2, 5,
-     0,
+     0, mpich_MPI_Win_sync_ok_statuses, 1,
      mpich_MPI_Win_sync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_test", TRACER_STATUS_RESULT, mpich_MPI_Win_test_slots, 4, 7,
-     0,
+     0, mpich_MPI_Win_test_ok_statuses, 1,
      mpich_MPI_Win_test_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_unlock", TRACER_STATUS_RESULT, mpich_MPI_Win_unlock_slots, 3, 6,
-     0,
+     0, mpich_MPI_Win_unlock_ok_statuses, 1,
      mpich_MPI_Win_unlock_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_unlock_all", TRACER_STATUS_RESULT, mpich_MPI_Win_unlock_all_slots, 2, 5,
-     0,
+     0, mpich_MPI_Win_unlock_all_ok_statuses, 1,
      mpich_MPI_Win_unlock_all_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_wait", TRACER_STATUS_RESULT, mpich_MPI_Win_wait_slots, 2, 5,
-     0,
+     0, mpich_MPI_Win_wait_ok_statuses, 1,
      mpich_MPI_Win_wait_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Close_port", TRACER_STATUS_RESULT, mpich_MPI_Close_port_slots, 2, 5,
-     1,
+     1, mpich_MPI_Close_port_ok_statuses, 1,
      mpich_MPI_Close_port_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_accept", TRACER_STATUS_RESULT, mpich_MPI_Comm_accept_slots, 7, 10,
-     1,
+     1, mpich_MPI_Comm_accept_ok_statuses, 1,
      mpich_MPI_Comm_accept_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_connect", TRACER_STATUS_RESULT, mpich_MPI_Comm_connect_slots, 7, 10,
-     1,
+     1, mpich_MPI_Comm_connect_ok_statuses, 1,
      mpich_MPI_Comm_connect_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_disconnect", TRACER_STATUS_RESULT, mpich_MPI_Comm_disconnect_slots, 3, 6,
-     0,
+     0, mpich_MPI_Comm_disconnect_ok_statuses, 1,
      mpich_MPI_Comm_disconnect_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_get_parent", TRACER_STATUS_RESULT, mpich_MPI_Comm_get_parent_slots, 3, 6,
-     0,
+     0, mpich_MPI_Comm_get_parent_ok_statuses, 1,
      mpich_MPI_Comm_get_parent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_join", TRACER_STATUS_RESULT, mpich_MPI_Comm_join_slots, 4, 7,
-     0,
+     0, mpich_MPI_Comm_join_ok_statuses, 1,
      mpich_MPI_Comm_join_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_spawn", TRACER_STATUS_RESULT, mpich_MPI_Comm_spawn_slots, 10, 13,
-     1,
+     1, mpich_MPI_Comm_spawn_ok_statuses, 1,
      mpich_MPI_Comm_spawn_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_spawn_multiple", TRACER_STATUS_RESULT, mpich_MPI_Comm_spawn_multiple_slots, 11, 14,
-     0,
+     0, mpich_MPI_Comm_spawn_multiple_ok_statuses, 1,
      mpich_MPI_Comm_spawn_multiple_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Lookup_name", TRACER_STATUS_RESULT, mpich_MPI_Lookup_name_slots, 5, 8,
-     1,
+     1, mpich_MPI_Lookup_name_ok_statuses, 1,
      mpich_MPI_Lookup_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Open_port", TRACER_STATUS_RESULT, mpich_MPI_Open_port_slots, 4, 7,
-     0,
+     0, mpich_MPI_Open_port_ok_statuses, 1,
      mpich_MPI_Open_port_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Publish_name", TRACER_STATUS_RESULT, mpich_MPI_Publish_name_slots, 4, 7,
-     2,
+     2, mpich_MPI_Publish_name_ok_statuses, 1,
      mpich_MPI_Publish_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Unpublish_name", TRACER_STATUS_RESULT, mpich_MPI_Unpublish_name_slots, 4, 7,
-     2,
+     2, mpich_MPI_Unpublish_name_ok_statuses, 1,
      mpich_MPI_Unpublish_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Wtick", TRACER_STATUS_NONE, mpich_MPI_Wtick_slots, 1, 5,
-     0,
+     0, mpich_MPI_Wtick_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Wtime", TRACER_STATUS_NONE, mpich_MPI_Wtime_slots, 1, 5,
-     0,
+     0, mpich_MPI_Wtime_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Cart_coords", TRACER_STATUS_RESULT, mpich_MPI_Cart_coords_slots, 5, 8,
-     0,
+     0, mpich_MPI_Cart_coords_ok_statuses, 1,
      mpich_MPI_Cart_coords_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Cart_create", TRACER_STATUS_RESULT, mpich_MPI_Cart_create_slots, 8, 11,
-     0,
+     0, mpich_MPI_Cart_create_ok_statuses, 1,
      mpich_MPI_Cart_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Cart_get", TRACER_STATUS_RESULT, mpich_MPI_Cart_get_slots, 6, 9,
-     0,
+     0, mpich_MPI_Cart_get_ok_statuses, 1,
      mpich_MPI_Cart_get_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Cart_map", TRACER_STATUS_RESULT, mpich_MPI_Cart_map_slots, 7, 10,
-     0,
+     0, mpich_MPI_Cart_map_ok_statuses, 1,
      mpich_MPI_Cart_map_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Cart_rank", TRACER_STATUS_RESULT, mpich_MPI_Cart_rank_slots, 5, 8,
-     0,
+     0, mpich_MPI_Cart_rank_ok_statuses, 1,
      mpich_MPI_Cart_rank_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Cart_shift", TRACER_STATUS_RESULT, mpich_MPI_Cart_shift_slots, 8, 11,
-     0,
+     0, mpich_MPI_Cart_shift_ok_statuses, 1,
      mpich_MPI_Cart_shift_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Cart_sub", TRACER_STATUS_RESULT, mpich_MPI_Cart_sub_slots, 5, 8,
-     0,
+     0, mpich_MPI_Cart_sub_ok_statuses, 1,
      mpich_MPI_Cart_sub_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Cartdim_get", TRACER_STATUS_RESULT, mpich_MPI_Cartdim_get_slots, 4, 7,
-     0,
+     0, mpich_MPI_Cartdim_get_ok_statuses, 1,
      mpich_MPI_Cartdim_get_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Dims_create", TRACER_STATUS_RESULT, mpich_MPI_Dims_create_slots, 4, 7,
-     0,
+     0, mpich_MPI_Dims_create_ok_statuses, 1,
      mpich_MPI_Dims_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Dist_graph_create", TRACER_STATUS_RESULT, mpich_MPI_Dist_graph_create_slots, 11, 14,
-     0,
+     0, mpich_MPI_Dist_graph_create_ok_statuses, 1,
      mpich_MPI_Dist_graph_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Dist_graph_create_adjacent", TRACER_STATUS_RESULT, mpich_MPI_Dist_graph_create_adjacent_slots, 12, 15,
-     0,
+     0, mpich_MPI_Dist_graph_create_adjacent_ok_statuses, 1,
      mpich_MPI_Dist_graph_create_adjacent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Dist_graph_neighbors", TRACER_STATUS_RESULT, mpich_MPI_Dist_graph_neighbors_slots, 8, 11,
-     0,
+     0, mpich_MPI_Dist_graph_neighbors_ok_statuses, 1,
      mpich_MPI_Dist_graph_neighbors_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Dist_graph_neighbors_count", TRACER_STATUS_RESULT, mpich_MPI_Dist_graph_neighbors_count_slots, 8, 11,
-     0,
+     0, mpich_MPI_Dist_graph_neighbors_count_ok_statuses, 1,
      mpich_MPI_Dist_graph_neighbors_count_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Graph_create", TRACER_STATUS_RESULT, mpich_MPI_Graph_create_slots, 8, 11,
-     0,
+     0, mpich_MPI_Graph_create_ok_statuses, 1,
      mpich_MPI_Graph_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Graph_get", TRACER_STATUS_RESULT, mpich_MPI_Graph_get_slots, 6, 9,
-     0,
+     0, mpich_MPI_Graph_get_ok_statuses, 1,
      mpich_MPI_Graph_get_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Graph_map", TRACER_STATUS_RESULT, mpich_MPI_Graph_map_slots, 7, 10,
-     0,
+     0, mpich_MPI_Graph_map_ok_statuses, 1,
      mpich_MPI_Graph_map_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Graph_neighbors", TRACER_STATUS_RESULT, mpich_MPI_Graph_neighbors_slots, 5, 8,
-     0,
+     0, mpich_MPI_Graph_neighbors_ok_statuses, 1,
      mpich_MPI_Graph_neighbors_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Graph_neighbors_count", TRACER_STATUS_RESULT, mpich_MPI_Graph_neighbors_count_slots, 5, 8,
-     0,
+     0, mpich_MPI_Graph_neighbors_count_ok_statuses, 1,
      mpich_MPI_Graph_neighbors_count_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Graphdims_get", TRACER_STATUS_RESULT, mpich_MPI_Graphdims_get_slots, 6, 9,
-     0,
+     0, mpich_MPI_Graphdims_get_ok_statuses, 1,
      mpich_MPI_Graphdims_get_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Topo_test", TRACER_STATUS_RESULT, mpich_MPI_Topo_test_slots, 4, 7,
-     0,
+     0, mpich_MPI_Topo_test_ok_statuses, 1,
      mpich_MPI_Topo_test_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_category_changed", TRACER_STATUS_RESULT, mpich_MPI_T_category_changed_slots, 3, 6,
-     0,
+     0, mpich_MPI_T_category_changed_ok_statuses, 1,
      mpich_MPI_T_category_changed_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_category_get_categories", TRACER_STATUS_RESULT, mpich_MPI_T_category_get_categories_slots, 4, 7,
-     0,
+     0, mpich_MPI_T_category_get_categories_ok_statuses, 1,
      mpich_MPI_T_category_get_categories_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_category_get_cvars", TRACER_STATUS_RESULT, mpich_MPI_T_category_get_cvars_slots, 4, 7,
-     0,
+     0, mpich_MPI_T_category_get_cvars_ok_statuses, 1,
      mpich_MPI_T_category_get_cvars_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_category_get_events", TRACER_STATUS_RESULT, mpich_MPI_T_category_get_events_slots, 4, 7,
-     0,
+     0, mpich_MPI_T_category_get_events_ok_statuses, 1,
      mpich_MPI_T_category_get_events_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_category_get_index", TRACER_STATUS_RESULT, mpich_MPI_T_category_get_index_slots, 4, 7,
-     1,
+     1, mpich_MPI_T_category_get_index_ok_statuses, 1,
      mpich_MPI_T_category_get_index_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_category_get_info", TRACER_STATUS_RESULT, mpich_MPI_T_category_get_info_slots, 16, 19,
-     0,
+     0, mpich_MPI_T_category_get_info_ok_statuses, 1,
      mpich_MPI_T_category_get_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_category_get_num", TRACER_STATUS_RESULT, mpich_MPI_T_category_get_num_slots, 3, 6,
-     0,
+     0, mpich_MPI_T_category_get_num_ok_statuses, 1,
      mpich_MPI_T_category_get_num_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_category_get_num_events", TRACER_STATUS_RESULT, mpich_MPI_T_category_get_num_events_slots, 4, 7,
-     0,
+     0, mpich_MPI_T_category_get_num_events_ok_statuses, 1,
      mpich_MPI_T_category_get_num_events_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_category_get_pvars", TRACER_STATUS_RESULT, mpich_MPI_T_category_get_pvars_slots, 4, 7,
-     0,
+     0, mpich_MPI_T_category_get_pvars_ok_statuses, 1,
      mpich_MPI_T_category_get_pvars_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_cvar_get_index", TRACER_STATUS_RESULT, mpich_MPI_T_cvar_get_index_slots, 4, 7,
-     1,
+     1, mpich_MPI_T_cvar_get_index_ok_statuses, 1,
      mpich_MPI_T_cvar_get_index_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_cvar_get_info", TRACER_STATUS_RESULT, mpich_MPI_T_cvar_get_info_slots, 20, 23,
-     0,
+     0, mpich_MPI_T_cvar_get_info_ok_statuses, 1,
      mpich_MPI_T_cvar_get_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_cvar_get_num", TRACER_STATUS_RESULT, mpich_MPI_T_cvar_get_num_slots, 3, 6,
-     0,
+     0, mpich_MPI_T_cvar_get_num_ok_statuses, 1,
      mpich_MPI_T_cvar_get_num_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_cvar_handle_alloc", TRACER_STATUS_RESULT, mpich_MPI_T_cvar_handle_alloc_slots, 7, 10,
-     0,
+     0, mpich_MPI_T_cvar_handle_alloc_ok_statuses, 1,
      mpich_MPI_T_cvar_handle_alloc_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_cvar_handle_free", TRACER_STATUS_RESULT, mpich_MPI_T_cvar_handle_free_slots, 3, 6,
-     0,
+     0, mpich_MPI_T_cvar_handle_free_ok_statuses, 1,
      mpich_MPI_T_cvar_handle_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_cvar_read", TRACER_STATUS_RESULT, mpich_MPI_T_cvar_read_slots, 3, 6,
-     0,
+     0, mpich_MPI_T_cvar_read_ok_statuses, 1,
      mpich_MPI_T_cvar_read_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_cvar_write", TRACER_STATUS_RESULT, mpich_MPI_T_cvar_write_slots, 3, 6,
-     0,
+     0, mpich_MPI_T_cvar_write_ok_statuses, 1,
      mpich_MPI_T_cvar_write_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_enum_get_info", TRACER_STATUS_RESULT, mpich_MPI_T_enum_get_info_slots, 8, 11,
-     0,
+     0, mpich_MPI_T_enum_get_info_ok_statuses, 1,
      mpich_MPI_T_enum_get_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_enum_get_item", TRACER_STATUS_RESULT, mpich_MPI_T_enum_get_item_slots, 9, 12,
-     0,
+     0, mpich_MPI_T_enum_get_item_ok_statuses, 1,
      mpich_MPI_T_enum_get_item_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_event_callback_get_info", TRACER_STATUS_RESULT, mpich_MPI_T_event_callback_get_info_slots, 5, 8,
-     0,
+     0, mpich_MPI_T_event_callback_get_info_ok_statuses, 1,
      mpich_MPI_T_event_callback_get_info_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_event_callback_set_info", TRACER_STATUS_RESULT, mpich_MPI_T_event_callback_set_info_slots, 4, 7,
-     0,
+     0, mpich_MPI_T_event_callback_set_info_ok_statuses, 1,
      mpich_MPI_T_event_callback_set_info_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_event_copy", TRACER_STATUS_RESULT, mpich_MPI_T_event_copy_slots, 3, 6,
-     0,
+     0, mpich_MPI_T_event_copy_ok_statuses, 1,
      mpich_MPI_T_event_copy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_event_get_index", TRACER_STATUS_RESULT, mpich_MPI_T_event_get_index_slots, 4, 7,
-     1,
+     1, mpich_MPI_T_event_get_index_ok_statuses, 1,
      mpich_MPI_T_event_get_index_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_event_get_info", TRACER_STATUS_RESULT, mpich_MPI_T_event_get_info_slots, 22, 25,
-     0,
+     0, mpich_MPI_T_event_get_info_ok_statuses, 1,
      mpich_MPI_T_event_get_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_event_get_num", TRACER_STATUS_RESULT, mpich_MPI_T_event_get_num_slots, 3, 6,
-     0,
+     0, mpich_MPI_T_event_get_num_ok_statuses, 1,
      mpich_MPI_T_event_get_num_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_event_get_source", TRACER_STATUS_RESULT, mpich_MPI_T_event_get_source_slots, 4, 7,
-     0,
+     0, mpich_MPI_T_event_get_source_ok_statuses, 1,
      mpich_MPI_T_event_get_source_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_event_get_timestamp", TRACER_STATUS_RESULT, mpich_MPI_T_event_get_timestamp_slots, 4, 7,
-     0,
+     0, mpich_MPI_T_event_get_timestamp_ok_statuses, 1,
      mpich_MPI_T_event_get_timestamp_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_event_handle_alloc", TRACER_STATUS_RESULT, mpich_MPI_T_event_handle_alloc_slots, 6, 9,
-     0,
+     0, mpich_MPI_T_event_handle_alloc_ok_statuses, 1,
      mpich_MPI_T_event_handle_alloc_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_event_handle_free", TRACER_STATUS_RESULT, mpich_MPI_T_event_handle_free_slots, 4, 7,
-     0,
+     0, mpich_MPI_T_event_handle_free_ok_statuses, 1,
      mpich_MPI_T_event_handle_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_event_handle_get_info", TRACER_STATUS_RESULT, mpich_MPI_T_event_handle_get_info_slots, 4, 7,
-     0,
+     0, mpich_MPI_T_event_handle_get_info_ok_statuses, 1,
      mpich_MPI_T_event_handle_get_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_event_handle_set_info", TRACER_STATUS_RESULT, mpich_MPI_T_event_handle_set_info_slots, 3, 6,
-     0,
+     0, mpich_MPI_T_event_handle_set_info_ok_statuses, 1,
      mpich_MPI_T_event_handle_set_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_event_read", TRACER_STATUS_RESULT, mpich_MPI_T_event_read_slots, 4, 7,
-     0,
+     0, mpich_MPI_T_event_read_ok_statuses, 1,
      mpich_MPI_T_event_read_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_event_register_callback", TRACER_STATUS_RESULT, mpich_MPI_T_event_register_callback_slots, 6, 9,
-     0,
+     0, mpich_MPI_T_event_register_callback_ok_statuses, 1,
      mpich_MPI_T_event_register_callback_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_event_set_dropped_handler", TRACER_STATUS_RESULT, mpich_MPI_T_event_set_dropped_handler_slots, 3, 6,
-     0,
+     0, mpich_MPI_T_event_set_dropped_handler_ok_statuses, 1,
      mpich_MPI_T_event_set_dropped_handler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_finalize", TRACER_STATUS_RESULT, mpich_MPI_T_finalize_slots, 1, 4,
-     0,
+     0, mpich_MPI_T_finalize_ok_statuses, 1,
      mpich_MPI_T_finalize_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_init_thread", TRACER_STATUS_RESULT, mpich_MPI_T_init_thread_slots, 4, 7,
-     0,
+     0, mpich_MPI_T_init_thread_ok_statuses, 1,
      mpich_MPI_T_init_thread_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_get_index", TRACER_STATUS_RESULT, mpich_MPI_T_pvar_get_index_slots, 5, 8,
-     1,
+     1, mpich_MPI_T_pvar_get_index_ok_statuses, 1,
      mpich_MPI_T_pvar_get_index_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_get_info", TRACER_STATUS_RESULT, mpich_MPI_T_pvar_get_info_slots, 26, 29,
-     0,
+     0, mpich_MPI_T_pvar_get_info_ok_statuses, 1,
      mpich_MPI_T_pvar_get_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_get_num", TRACER_STATUS_RESULT, mpich_MPI_T_pvar_get_num_slots, 3, 6,
-     0,
+     0, mpich_MPI_T_pvar_get_num_ok_statuses, 1,
      mpich_MPI_T_pvar_get_num_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_handle_alloc", TRACER_STATUS_RESULT, mpich_MPI_T_pvar_handle_alloc_slots, 8, 11,
-     0,
+     0, mpich_MPI_T_pvar_handle_alloc_ok_statuses, 1,
      mpich_MPI_T_pvar_handle_alloc_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_handle_free", TRACER_STATUS_RESULT, mpich_MPI_T_pvar_handle_free_slots, 4, 7,
-     0,
+     0, mpich_MPI_T_pvar_handle_free_ok_statuses, 1,
      mpich_MPI_T_pvar_handle_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_read", TRACER_STATUS_RESULT, mpich_MPI_T_pvar_read_slots, 4, 7,
-     0,
+     0, mpich_MPI_T_pvar_read_ok_statuses, 1,
      mpich_MPI_T_pvar_read_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_readreset", TRACER_STATUS_RESULT, mpich_MPI_T_pvar_readreset_slots, 4, 7,
-     0,
+     0, mpich_MPI_T_pvar_readreset_ok_statuses, 1,
      mpich_MPI_T_pvar_readreset_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_reset", TRACER_STATUS_RESULT, mpich_MPI_T_pvar_reset_slots, 3, 6,
-     0,
+     0, mpich_MPI_T_pvar_reset_ok_statuses, 1,
      mpich_MPI_T_pvar_reset_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_session_create", TRACER_STATUS_RESULT, mpich_MPI_T_pvar_session_create_slots, 3, 6,
-     0,
+     0, mpich_MPI_T_pvar_session_create_ok_statuses, 1,
      mpich_MPI_T_pvar_session_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_session_free", TRACER_STATUS_RESULT, mpich_MPI_T_pvar_session_free_slots, 3, 6,
-     0,
+     0, mpich_MPI_T_pvar_session_free_ok_statuses, 1,
      mpich_MPI_T_pvar_session_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_start", TRACER_STATUS_RESULT, mpich_MPI_T_pvar_start_slots, 3, 6,
-     0,
+     0, mpich_MPI_T_pvar_start_ok_statuses, 1,
      mpich_MPI_T_pvar_start_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_stop", TRACER_STATUS_RESULT, mpich_MPI_T_pvar_stop_slots, 3, 6,
-     0,
+     0, mpich_MPI_T_pvar_stop_ok_statuses, 1,
      mpich_MPI_T_pvar_stop_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_write", TRACER_STATUS_RESULT, mpich_MPI_T_pvar_write_slots, 4, 7,
-     0,
+     0, mpich_MPI_T_pvar_write_ok_statuses, 1,
      mpich_MPI_T_pvar_write_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_source_get_info", TRACER_STATUS_RESULT, mpich_MPI_T_source_get_info_slots, 18, 21,
-     0,
+     0, mpich_MPI_T_source_get_info_ok_statuses, 1,
      mpich_MPI_T_source_get_info_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_source_get_num", TRACER_STATUS_RESULT, mpich_MPI_T_source_get_num_slots, 3, 6,
-     0,
+     0, mpich_MPI_T_source_get_num_ok_statuses, 1,
      mpich_MPI_T_source_get_num_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_source_get_timestamp", TRACER_STATUS_RESULT, mpich_MPI_T_source_get_timestamp_slots, 4, 7,
-     0,
+     0, mpich_MPI_T_source_get_timestamp_ok_statuses, 1,
      mpich_MPI_T_source_get_timestamp_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Allgather_c", TRACER_STATUS_RESULT, mpich_MPI_Allgather_c_slots, 8, 11,
-     0,
+     0, mpich_MPI_Allgather_c_ok_statuses, 1,
      mpich_MPI_Allgather_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Allgather_init_c", TRACER_STATUS_RESULT, mpich_MPI_Allgather_init_c_slots, 11, 14,
-     0,
+     0, mpich_MPI_Allgather_init_c_ok_statuses, 1,
      mpich_MPI_Allgather_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Allgatherv_c", TRACER_STATUS_RESULT, mpich_MPI_Allgatherv_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Allgatherv_c_ok_statuses, 1,
      mpich_MPI_Allgatherv_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Allgatherv_init_c", TRACER_STATUS_RESULT, mpich_MPI_Allgatherv_init_c_slots, 12, 15,
-     0,
+     0, mpich_MPI_Allgatherv_init_c_ok_statuses, 1,
      mpich_MPI_Allgatherv_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Allreduce_c", TRACER_STATUS_RESULT, mpich_MPI_Allreduce_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_Allreduce_c_ok_statuses, 1,
      mpich_MPI_Allreduce_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Allreduce_init_c", TRACER_STATUS_RESULT, mpich_MPI_Allreduce_init_c_slots, 10, 13,
-     0,
+     0, mpich_MPI_Allreduce_init_c_ok_statuses, 1,
      mpich_MPI_Allreduce_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Alltoall_c", TRACER_STATUS_RESULT, mpich_MPI_Alltoall_c_slots, 8, 11,
-     0,
+     0, mpich_MPI_Alltoall_c_ok_statuses, 1,
      mpich_MPI_Alltoall_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Alltoall_init_c", TRACER_STATUS_RESULT, mpich_MPI_Alltoall_init_c_slots, 11, 14,
-     0,
+     0, mpich_MPI_Alltoall_init_c_ok_statuses, 1,
      mpich_MPI_Alltoall_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Alltoallv_c", TRACER_STATUS_RESULT, mpich_MPI_Alltoallv_c_slots, 10, 13,
-     0,
+     0, mpich_MPI_Alltoallv_c_ok_statuses, 1,
      mpich_MPI_Alltoallv_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Alltoallv_init_c", TRACER_STATUS_RESULT, mpich_MPI_Alltoallv_init_c_slots, 13, 16,
-     0,
+     0, mpich_MPI_Alltoallv_init_c_ok_statuses, 1,
      mpich_MPI_Alltoallv_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Alltoallw_c", TRACER_STATUS_RESULT, mpich_MPI_Alltoallw_c_slots, 10, 13,
-     0,
+     0, mpich_MPI_Alltoallw_c_ok_statuses, 1,
      mpich_MPI_Alltoallw_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Alltoallw_init_c", TRACER_STATUS_RESULT, mpich_MPI_Alltoallw_init_c_slots, 13, 16,
-     0,
+     0, mpich_MPI_Alltoallw_init_c_ok_statuses, 1,
      mpich_MPI_Alltoallw_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Bcast_c", TRACER_STATUS_RESULT, mpich_MPI_Bcast_c_slots, 6, 9,
-     0,
+     0, mpich_MPI_Bcast_c_ok_statuses, 1,
      mpich_MPI_Bcast_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Bcast_init_c", TRACER_STATUS_RESULT, mpich_MPI_Bcast_init_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Bcast_init_c_ok_statuses, 1,
      mpich_MPI_Bcast_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Exscan_c", TRACER_STATUS_RESULT, mpich_MPI_Exscan_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_Exscan_c_ok_statuses, 1,
      mpich_MPI_Exscan_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Exscan_init_c", TRACER_STATUS_RESULT, mpich_MPI_Exscan_init_c_slots, 10, 13,
-     0,
+     0, mpich_MPI_Exscan_init_c_ok_statuses, 1,
      mpich_MPI_Exscan_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Gather_c", TRACER_STATUS_RESULT, mpich_MPI_Gather_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Gather_c_ok_statuses, 1,
      mpich_MPI_Gather_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Gather_init_c", TRACER_STATUS_RESULT, mpich_MPI_Gather_init_c_slots, 12, 15,
-     0,
+     0, mpich_MPI_Gather_init_c_ok_statuses, 1,
      mpich_MPI_Gather_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Gatherv_c", TRACER_STATUS_RESULT, mpich_MPI_Gatherv_c_slots, 10, 13,
-     0,
+     0, mpich_MPI_Gatherv_c_ok_statuses, 1,
      mpich_MPI_Gatherv_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Gatherv_init_c", TRACER_STATUS_RESULT, mpich_MPI_Gatherv_init_c_slots, 13, 16,
-     0,
+     0, mpich_MPI_Gatherv_init_c_ok_statuses, 1,
      mpich_MPI_Gatherv_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Iallgather_c", TRACER_STATUS_RESULT, mpich_MPI_Iallgather_c_slots, 10, 13,
-     0,
+     0, mpich_MPI_Iallgather_c_ok_statuses, 1,
      mpich_MPI_Iallgather_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Iallgatherv_c", TRACER_STATUS_RESULT, mpich_MPI_Iallgatherv_c_slots, 11, 14,
-     0,
+     0, mpich_MPI_Iallgatherv_c_ok_statuses, 1,
      mpich_MPI_Iallgatherv_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Iallreduce_c", TRACER_STATUS_RESULT, mpich_MPI_Iallreduce_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Iallreduce_c_ok_statuses, 1,
      mpich_MPI_Iallreduce_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ialltoall_c", TRACER_STATUS_RESULT, mpich_MPI_Ialltoall_c_slots, 10, 13,
-     0,
+     0, mpich_MPI_Ialltoall_c_ok_statuses, 1,
      mpich_MPI_Ialltoall_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ialltoallv_c", TRACER_STATUS_RESULT, mpich_MPI_Ialltoallv_c_slots, 12, 15,
-     0,
+     0, mpich_MPI_Ialltoallv_c_ok_statuses, 1,
      mpich_MPI_Ialltoallv_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ialltoallw_c", TRACER_STATUS_RESULT, mpich_MPI_Ialltoallw_c_slots, 12, 15,
-     0,
+     0, mpich_MPI_Ialltoallw_c_ok_statuses, 1,
      mpich_MPI_Ialltoallw_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ibcast_c", TRACER_STATUS_RESULT, mpich_MPI_Ibcast_c_slots, 8, 11,
-     0,
+     0, mpich_MPI_Ibcast_c_ok_statuses, 1,
      mpich_MPI_Ibcast_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Iexscan_c", TRACER_STATUS_RESULT, mpich_MPI_Iexscan_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Iexscan_c_ok_statuses, 1,
      mpich_MPI_Iexscan_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Igather_c", TRACER_STATUS_RESULT, mpich_MPI_Igather_c_slots, 11, 14,
-     0,
+     0, mpich_MPI_Igather_c_ok_statuses, 1,
      mpich_MPI_Igather_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Igatherv_c", TRACER_STATUS_RESULT, mpich_MPI_Igatherv_c_slots, 12, 15,
-     0,
+     0, mpich_MPI_Igatherv_c_ok_statuses, 1,
      mpich_MPI_Igatherv_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ineighbor_allgather_c", TRACER_STATUS_RESULT, mpich_MPI_Ineighbor_allgather_c_slots, 10, 13,
-     0,
+     0, mpich_MPI_Ineighbor_allgather_c_ok_statuses, 1,
      mpich_MPI_Ineighbor_allgather_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ineighbor_allgatherv_c", TRACER_STATUS_RESULT, mpich_MPI_Ineighbor_allgatherv_c_slots, 11, 14,
-     0,
+     0, mpich_MPI_Ineighbor_allgatherv_c_ok_statuses, 1,
      mpich_MPI_Ineighbor_allgatherv_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ineighbor_alltoall_c", TRACER_STATUS_RESULT, mpich_MPI_Ineighbor_alltoall_c_slots, 10, 13,
-     0,
+     0, mpich_MPI_Ineighbor_alltoall_c_ok_statuses, 1,
      mpich_MPI_Ineighbor_alltoall_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ineighbor_alltoallv_c", TRACER_STATUS_RESULT, mpich_MPI_Ineighbor_alltoallv_c_slots, 12, 15,
-     0,
+     0, mpich_MPI_Ineighbor_alltoallv_c_ok_statuses, 1,
      mpich_MPI_Ineighbor_alltoallv_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ineighbor_alltoallw_c", TRACER_STATUS_RESULT, mpich_MPI_Ineighbor_alltoallw_c_slots, 12, 15,
-     0,
+     0, mpich_MPI_Ineighbor_alltoallw_c_ok_statuses, 1,
      mpich_MPI_Ineighbor_alltoallw_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ireduce_c", TRACER_STATUS_RESULT, mpich_MPI_Ireduce_c_slots, 10, 13,
-     0,
+     0, mpich_MPI_Ireduce_c_ok_statuses, 1,
      mpich_MPI_Ireduce_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ireduce_scatter_c", TRACER_STATUS_RESULT, mpich_MPI_Ireduce_scatter_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Ireduce_scatter_c_ok_statuses, 1,
      mpich_MPI_Ireduce_scatter_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ireduce_scatter_block_c", TRACER_STATUS_RESULT, mpich_MPI_Ireduce_scatter_block_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Ireduce_scatter_block_c_ok_statuses, 1,
      mpich_MPI_Ireduce_scatter_block_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Iscan_c", TRACER_STATUS_RESULT, mpich_MPI_Iscan_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Iscan_c_ok_statuses, 1,
      mpich_MPI_Iscan_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Iscatter_c", TRACER_STATUS_RESULT, mpich_MPI_Iscatter_c_slots, 11, 14,
-     0,
+     0, mpich_MPI_Iscatter_c_ok_statuses, 1,
      mpich_MPI_Iscatter_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Iscatterv_c", TRACER_STATUS_RESULT, mpich_MPI_Iscatterv_c_slots, 12, 15,
-     0,
+     0, mpich_MPI_Iscatterv_c_ok_statuses, 1,
      mpich_MPI_Iscatterv_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_allgather_c", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_allgather_c_slots, 8, 11,
-     0,
+     0, mpich_MPI_Neighbor_allgather_c_ok_statuses, 1,
      mpich_MPI_Neighbor_allgather_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_allgather_init_c", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_allgather_init_c_slots, 11, 14,
-     0,
+     0, mpich_MPI_Neighbor_allgather_init_c_ok_statuses, 1,
      mpich_MPI_Neighbor_allgather_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_allgatherv_c", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_allgatherv_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Neighbor_allgatherv_c_ok_statuses, 1,
      mpich_MPI_Neighbor_allgatherv_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_allgatherv_init_c", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_allgatherv_init_c_slots, 12, 15,
-     0,
+     0, mpich_MPI_Neighbor_allgatherv_init_c_ok_statuses, 1,
      mpich_MPI_Neighbor_allgatherv_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_alltoall_c", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_alltoall_c_slots, 8, 11,
-     0,
+     0, mpich_MPI_Neighbor_alltoall_c_ok_statuses, 1,
      mpich_MPI_Neighbor_alltoall_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_alltoall_init_c", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_alltoall_init_c_slots, 11, 14,
-     0,
+     0, mpich_MPI_Neighbor_alltoall_init_c_ok_statuses, 1,
      mpich_MPI_Neighbor_alltoall_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_alltoallv_c", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_alltoallv_c_slots, 10, 13,
-     0,
+     0, mpich_MPI_Neighbor_alltoallv_c_ok_statuses, 1,
      mpich_MPI_Neighbor_alltoallv_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_alltoallv_init_c", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_alltoallv_init_c_slots, 13, 16,
-     0,
+     0, mpich_MPI_Neighbor_alltoallv_init_c_ok_statuses, 1,
      mpich_MPI_Neighbor_alltoallv_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_alltoallw_c", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_alltoallw_c_slots, 10, 13,
-     0,
+     0, mpich_MPI_Neighbor_alltoallw_c_ok_statuses, 1,
      mpich_MPI_Neighbor_alltoallw_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_alltoallw_init_c", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_alltoallw_init_c_slots, 13, 16,
-     0,
+     0, mpich_MPI_Neighbor_alltoallw_init_c_ok_statuses, 1,
      mpich_MPI_Neighbor_alltoallw_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Reduce_c", TRACER_STATUS_RESULT, mpich_MPI_Reduce_c_slots, 8, 11,
-     0,
+     0, mpich_MPI_Reduce_c_ok_statuses, 1,
      mpich_MPI_Reduce_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Reduce_init_c", TRACER_STATUS_RESULT, mpich_MPI_Reduce_init_c_slots, 11, 14,
-     0,
+     0, mpich_MPI_Reduce_init_c_ok_statuses, 1,
      mpich_MPI_Reduce_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Reduce_local_c", TRACER_STATUS_RESULT, mpich_MPI_Reduce_local_c_slots, 6, 9,
-     0,
+     0, mpich_MPI_Reduce_local_c_ok_statuses, 1,
      mpich_MPI_Reduce_local_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Reduce_scatter_c", TRACER_STATUS_RESULT, mpich_MPI_Reduce_scatter_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_Reduce_scatter_c_ok_statuses, 1,
      mpich_MPI_Reduce_scatter_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Reduce_scatter_block_c", TRACER_STATUS_RESULT, mpich_MPI_Reduce_scatter_block_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_Reduce_scatter_block_c_ok_statuses, 1,
      mpich_MPI_Reduce_scatter_block_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Reduce_scatter_block_init_c", TRACER_STATUS_RESULT, mpich_MPI_Reduce_scatter_block_init_c_slots, 10, 13,
-     0,
+     0, mpich_MPI_Reduce_scatter_block_init_c_ok_statuses, 1,
      mpich_MPI_Reduce_scatter_block_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Reduce_scatter_init_c", TRACER_STATUS_RESULT, mpich_MPI_Reduce_scatter_init_c_slots, 10, 13,
-     0,
+     0, mpich_MPI_Reduce_scatter_init_c_ok_statuses, 1,
      mpich_MPI_Reduce_scatter_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Scan_c", TRACER_STATUS_RESULT, mpich_MPI_Scan_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_Scan_c_ok_statuses, 1,
      mpich_MPI_Scan_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Scan_init_c", TRACER_STATUS_RESULT, mpich_MPI_Scan_init_c_slots, 10, 13,
-     0,
+     0, mpich_MPI_Scan_init_c_ok_statuses, 1,
      mpich_MPI_Scan_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Scatter_c", TRACER_STATUS_RESULT, mpich_MPI_Scatter_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Scatter_c_ok_statuses, 1,
      mpich_MPI_Scatter_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Scatter_init_c", TRACER_STATUS_RESULT, mpich_MPI_Scatter_init_c_slots, 12, 15,
-     0,
+     0, mpich_MPI_Scatter_init_c_ok_statuses, 1,
      mpich_MPI_Scatter_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Scatterv_c", TRACER_STATUS_RESULT, mpich_MPI_Scatterv_c_slots, 10, 13,
-     0,
+     0, mpich_MPI_Scatterv_c_ok_statuses, 1,
      mpich_MPI_Scatterv_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Scatterv_init_c", TRACER_STATUS_RESULT, mpich_MPI_Scatterv_init_c_slots, 13, 16,
-     0,
+     0, mpich_MPI_Scatterv_init_c_ok_statuses, 1,
      mpich_MPI_Scatterv_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Get_count_c", TRACER_STATUS_RESULT, mpich_MPI_Get_count_c_slots, 5, 8,
-     1,
+     1, mpich_MPI_Get_count_c_ok_statuses, 1,
      mpich_MPI_Get_count_c_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Get_elements_c", TRACER_STATUS_RESULT, mpich_MPI_Get_elements_c_slots, 5, 8,
-     1,
+     1, mpich_MPI_Get_elements_c_ok_statuses, 1,
      mpich_MPI_Get_elements_c_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Pack_c", TRACER_STATUS_RESULT, mpich_MPI_Pack_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Pack_c_ok_statuses, 1,
      mpich_MPI_Pack_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Pack_external_c", TRACER_STATUS_RESULT, mpich_MPI_Pack_external_c_slots, 9, 12,
-     1,
+     1, mpich_MPI_Pack_external_c_ok_statuses, 1,
      mpich_MPI_Pack_external_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Pack_external_size_c", TRACER_STATUS_RESULT, mpich_MPI_Pack_external_size_c_slots, 6, 9,
-     1,
+     1, mpich_MPI_Pack_external_size_c_ok_statuses, 1,
      mpich_MPI_Pack_external_size_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Pack_size_c", TRACER_STATUS_RESULT, mpich_MPI_Pack_size_c_slots, 6, 9,
-     0,
+     0, mpich_MPI_Pack_size_c_ok_statuses, 1,
      mpich_MPI_Pack_size_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_contiguous_c", TRACER_STATUS_RESULT, mpich_MPI_Type_contiguous_c_slots, 5, 8,
-     0,
+     0, mpich_MPI_Type_contiguous_c_ok_statuses, 1,
      mpich_MPI_Type_contiguous_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_darray_c", TRACER_STATUS_RESULT, mpich_MPI_Type_create_darray_c_slots, 12, 15,
-     0,
+     0, mpich_MPI_Type_create_darray_c_ok_statuses, 1,
      mpich_MPI_Type_create_darray_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_hindexed_c", TRACER_STATUS_RESULT, mpich_MPI_Type_create_hindexed_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_Type_create_hindexed_c_ok_statuses, 1,
      mpich_MPI_Type_create_hindexed_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_hindexed_block_c", TRACER_STATUS_RESULT, mpich_MPI_Type_create_hindexed_block_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_Type_create_hindexed_block_c_ok_statuses, 1,
      mpich_MPI_Type_create_hindexed_block_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_hvector_c", TRACER_STATUS_RESULT, mpich_MPI_Type_create_hvector_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_Type_create_hvector_c_ok_statuses, 1,
      mpich_MPI_Type_create_hvector_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_indexed_block_c", TRACER_STATUS_RESULT, mpich_MPI_Type_create_indexed_block_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_Type_create_indexed_block_c_ok_statuses, 1,
      mpich_MPI_Type_create_indexed_block_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_resized_c", TRACER_STATUS_RESULT, mpich_MPI_Type_create_resized_c_slots, 6, 9,
-     0,
+     0, mpich_MPI_Type_create_resized_c_ok_statuses, 1,
      mpich_MPI_Type_create_resized_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_struct_c", TRACER_STATUS_RESULT, mpich_MPI_Type_create_struct_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_Type_create_struct_c_ok_statuses, 1,
      mpich_MPI_Type_create_struct_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_subarray_c", TRACER_STATUS_RESULT, mpich_MPI_Type_create_subarray_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Type_create_subarray_c_ok_statuses, 1,
      mpich_MPI_Type_create_subarray_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_get_contents_c", TRACER_STATUS_RESULT, mpich_MPI_Type_get_contents_c_slots, 10, 13,
-     0,
+     0, mpich_MPI_Type_get_contents_c_ok_statuses, 1,
      mpich_MPI_Type_get_contents_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_get_envelope_c", TRACER_STATUS_RESULT, mpich_MPI_Type_get_envelope_c_slots, 12, 15,
-     0,
+     0, mpich_MPI_Type_get_envelope_c_ok_statuses, 1,
      mpich_MPI_Type_get_envelope_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_get_extent_c", TRACER_STATUS_RESULT, mpich_MPI_Type_get_extent_c_slots, 6, 9,
-     0,
+     0, mpich_MPI_Type_get_extent_c_ok_statuses, 1,
      mpich_MPI_Type_get_extent_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_get_true_extent_c", TRACER_STATUS_RESULT, mpich_MPI_Type_get_true_extent_c_slots, 6, 9,
-     0,
+     0, mpich_MPI_Type_get_true_extent_c_ok_statuses, 1,
      mpich_MPI_Type_get_true_extent_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_indexed_c", TRACER_STATUS_RESULT, mpich_MPI_Type_indexed_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_Type_indexed_c_ok_statuses, 1,
      mpich_MPI_Type_indexed_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_size_c", TRACER_STATUS_RESULT, mpich_MPI_Type_size_c_slots, 4, 7,
-     0,
+     0, mpich_MPI_Type_size_c_ok_statuses, 1,
      mpich_MPI_Type_size_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_vector_c", TRACER_STATUS_RESULT, mpich_MPI_Type_vector_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_Type_vector_c_ok_statuses, 1,
      mpich_MPI_Type_vector_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Unpack_c", TRACER_STATUS_RESULT, mpich_MPI_Unpack_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Unpack_c_ok_statuses, 1,
      mpich_MPI_Unpack_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Unpack_external_c", TRACER_STATUS_RESULT, mpich_MPI_Unpack_external_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Unpack_external_c_ok_statuses, 1,
      mpich_MPI_Unpack_external_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Op_create_c", TRACER_STATUS_RESULT, mpich_MPI_Op_create_c_slots, 5, 8,
-     0,
+     0, mpich_MPI_Op_create_c_ok_statuses, 1,
      mpich_MPI_Op_create_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Bsend_c", TRACER_STATUS_RESULT, mpich_MPI_Bsend_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_Bsend_c_ok_statuses, 1,
      mpich_MPI_Bsend_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Bsend_init_c", TRACER_STATUS_RESULT, mpich_MPI_Bsend_init_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Bsend_init_c_ok_statuses, 1,
      mpich_MPI_Bsend_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Buffer_attach_c", TRACER_STATUS_RESULT, mpich_MPI_Buffer_attach_c_slots, 3, 6,
-     0,
+     0, mpich_MPI_Buffer_attach_c_ok_statuses, 1,
      mpich_MPI_Buffer_attach_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Buffer_detach_c", TRACER_STATUS_RESULT, mpich_MPI_Buffer_detach_c_slots, 4, 7,
-     0,
+     0, mpich_MPI_Buffer_detach_c_ok_statuses, 1,
      mpich_MPI_Buffer_detach_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ibsend_c", TRACER_STATUS_RESULT, mpich_MPI_Ibsend_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Ibsend_c_ok_statuses, 1,
      mpich_MPI_Ibsend_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Imrecv_c", TRACER_STATUS_RESULT, mpich_MPI_Imrecv_c_slots, 8, 11,
-     0,
+     0, mpich_MPI_Imrecv_c_ok_statuses, 1,
      mpich_MPI_Imrecv_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Irecv_c", TRACER_STATUS_RESULT, mpich_MPI_Irecv_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Irecv_c_ok_statuses, 1,
      mpich_MPI_Irecv_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Irsend_c", TRACER_STATUS_RESULT, mpich_MPI_Irsend_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Irsend_c_ok_statuses, 1,
      mpich_MPI_Irsend_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Isend_c", TRACER_STATUS_RESULT, mpich_MPI_Isend_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Isend_c_ok_statuses, 1,
      mpich_MPI_Isend_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Isendrecv_c", TRACER_STATUS_RESULT, mpich_MPI_Isendrecv_c_slots, 14, 17,
-     0,
+     0, mpich_MPI_Isendrecv_c_ok_statuses, 1,
      mpich_MPI_Isendrecv_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Isendrecv_replace_c", TRACER_STATUS_RESULT, mpich_MPI_Isendrecv_replace_c_slots, 11, 14,
-     0,
+     0, mpich_MPI_Isendrecv_replace_c_ok_statuses, 1,
      mpich_MPI_Isendrecv_replace_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Issend_c", TRACER_STATUS_RESULT, mpich_MPI_Issend_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Issend_c_ok_statuses, 1,
      mpich_MPI_Issend_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Mrecv_c", TRACER_STATUS_RESULT, mpich_MPI_Mrecv_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_Mrecv_c_ok_statuses, 1,
      mpich_MPI_Mrecv_c_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Recv_c", TRACER_STATUS_RESULT, mpich_MPI_Recv_c_slots, 8, 11,
-     0,
+     0, mpich_MPI_Recv_c_ok_statuses, 1,
      mpich_MPI_Recv_c_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Recv_init_c", TRACER_STATUS_RESULT, mpich_MPI_Recv_init_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Recv_init_c_ok_statuses, 1,
      mpich_MPI_Recv_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Rsend_c", TRACER_STATUS_RESULT, mpich_MPI_Rsend_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_Rsend_c_ok_statuses, 1,
      mpich_MPI_Rsend_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Rsend_init_c", TRACER_STATUS_RESULT, mpich_MPI_Rsend_init_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Rsend_init_c_ok_statuses, 1,
      mpich_MPI_Rsend_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Send_c", TRACER_STATUS_RESULT, mpich_MPI_Send_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_Send_c_ok_statuses, 1,
      mpich_MPI_Send_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Send_init_c", TRACER_STATUS_RESULT, mpich_MPI_Send_init_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Send_init_c_ok_statuses, 1,
      mpich_MPI_Send_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Sendrecv_c", TRACER_STATUS_RESULT, mpich_MPI_Sendrecv_c_slots, 13, 16,
-     0,
+     0, mpich_MPI_Sendrecv_c_ok_statuses, 1,
      mpich_MPI_Sendrecv_c_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Sendrecv_replace_c", TRACER_STATUS_RESULT, mpich_MPI_Sendrecv_replace_c_slots, 10, 13,
-     0,
+     0, mpich_MPI_Sendrecv_replace_c_ok_statuses, 1,
      mpich_MPI_Sendrecv_replace_c_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ssend_c", TRACER_STATUS_RESULT, mpich_MPI_Ssend_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_Ssend_c_ok_statuses, 1,
      mpich_MPI_Ssend_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ssend_init_c", TRACER_STATUS_RESULT, mpich_MPI_Ssend_init_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Ssend_init_c_ok_statuses, 1,
      mpich_MPI_Ssend_init_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Accumulate_c", TRACER_STATUS_RESULT, mpich_MPI_Accumulate_c_slots, 10, 13,
-     0,
+     0, mpich_MPI_Accumulate_c_ok_statuses, 1,
      mpich_MPI_Accumulate_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Get_c", TRACER_STATUS_RESULT, mpich_MPI_Get_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Get_c_ok_statuses, 1,
      mpich_MPI_Get_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Get_accumulate_c", TRACER_STATUS_RESULT, mpich_MPI_Get_accumulate_c_slots, 13, 16,
-     0,
+     0, mpich_MPI_Get_accumulate_c_ok_statuses, 1,
      mpich_MPI_Get_accumulate_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Put_c", TRACER_STATUS_RESULT, mpich_MPI_Put_c_slots, 9, 12,
-     0,
+     0, mpich_MPI_Put_c_ok_statuses, 1,
      mpich_MPI_Put_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Raccumulate_c", TRACER_STATUS_RESULT, mpich_MPI_Raccumulate_c_slots, 12, 15,
-     0,
+     0, mpich_MPI_Raccumulate_c_ok_statuses, 1,
      mpich_MPI_Raccumulate_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Rget_c", TRACER_STATUS_RESULT, mpich_MPI_Rget_c_slots, 11, 14,
-     0,
+     0, mpich_MPI_Rget_c_ok_statuses, 1,
      mpich_MPI_Rget_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Rget_accumulate_c", TRACER_STATUS_RESULT, mpich_MPI_Rget_accumulate_c_slots, 15, 18,
-     0,
+     0, mpich_MPI_Rget_accumulate_c_ok_statuses, 1,
      mpich_MPI_Rget_accumulate_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Rput_c", TRACER_STATUS_RESULT, mpich_MPI_Rput_c_slots, 11, 14,
-     0,
+     0, mpich_MPI_Rput_c_ok_statuses, 1,
      mpich_MPI_Rput_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_allocate_c", TRACER_STATUS_RESULT, mpich_MPI_Win_allocate_c_slots, 8, 11,
-     0,
+     0, mpich_MPI_Win_allocate_c_ok_statuses, 1,
      mpich_MPI_Win_allocate_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_allocate_shared_c", TRACER_STATUS_RESULT, mpich_MPI_Win_allocate_shared_c_slots, 8, 11,
-     0,
+     0, mpich_MPI_Win_allocate_shared_c_ok_statuses, 1,
      mpich_MPI_Win_allocate_shared_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_create_c", TRACER_STATUS_RESULT, mpich_MPI_Win_create_c_slots, 8, 11,
-     0,
+     0, mpich_MPI_Win_create_c_ok_statuses, 1,
      mpich_MPI_Win_create_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_shared_query_c", TRACER_STATUS_RESULT, mpich_MPI_Win_shared_query_c_slots, 8, 11,
-     0,
+     0, mpich_MPI_Win_shared_query_c_ok_statuses, 1,
      mpich_MPI_Win_shared_query_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_open", TRACER_STATUS_RESULT, mpich_MPI_File_open_slots, 7, 10,
-     1,
+     1, mpich_MPI_File_open_ok_statuses, 1,
      mpich_MPI_File_open_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_close", TRACER_STATUS_RESULT, mpich_MPI_File_close_slots, 3, 6,
-     0,
+     0, mpich_MPI_File_close_ok_statuses, 1,
      mpich_MPI_File_close_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_delete", TRACER_STATUS_RESULT, mpich_MPI_File_delete_slots, 3, 6,
-     1,
+     1, mpich_MPI_File_delete_ok_statuses, 1,
      mpich_MPI_File_delete_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_set_size", TRACER_STATUS_RESULT, mpich_MPI_File_set_size_slots, 3, 6,
-     0,
+     0, mpich_MPI_File_set_size_ok_statuses, 1,
      mpich_MPI_File_set_size_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_preallocate", TRACER_STATUS_RESULT, mpich_MPI_File_preallocate_slots, 3, 6,
-     0,
+     0, mpich_MPI_File_preallocate_ok_statuses, 1,
      mpich_MPI_File_preallocate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_size", TRACER_STATUS_RESULT, mpich_MPI_File_get_size_slots, 4, 7,
-     0,
+     0, mpich_MPI_File_get_size_ok_statuses, 1,
      mpich_MPI_File_get_size_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_group", TRACER_STATUS_RESULT, mpich_MPI_File_get_group_slots, 4, 7,
-     0,
+     0, mpich_MPI_File_get_group_ok_statuses, 1,
      mpich_MPI_File_get_group_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_amode", TRACER_STATUS_RESULT, mpich_MPI_File_get_amode_slots, 4, 7,
-     0,
+     0, mpich_MPI_File_get_amode_ok_statuses, 1,
      mpich_MPI_File_get_amode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_set_info", TRACER_STATUS_RESULT, mpich_MPI_File_set_info_slots, 3, 6,
-     0,
+     0, mpich_MPI_File_set_info_ok_statuses, 1,
      mpich_MPI_File_set_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_info", TRACER_STATUS_RESULT, mpich_MPI_File_get_info_slots, 4, 7,
-     0,
+     0, mpich_MPI_File_get_info_ok_statuses, 1,
      mpich_MPI_File_get_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_set_view", TRACER_STATUS_RESULT, mpich_MPI_File_set_view_slots, 7, 10,
-     1,
+     1, mpich_MPI_File_set_view_ok_statuses, 1,
      mpich_MPI_File_set_view_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_view", TRACER_STATUS_RESULT, mpich_MPI_File_get_view_slots, 10, 13,
-     0,
+     0, mpich_MPI_File_get_view_ok_statuses, 1,
      mpich_MPI_File_get_view_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_at", TRACER_STATUS_RESULT, mpich_MPI_File_read_at_slots, 7, 10,
-     0,
+     0, mpich_MPI_File_read_at_ok_statuses, 1,
      mpich_MPI_File_read_at_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_at_all", TRACER_STATUS_RESULT, mpich_MPI_File_read_at_all_slots, 7, 10,
-     0,
+     0, mpich_MPI_File_read_at_all_ok_statuses, 1,
      mpich_MPI_File_read_at_all_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_at", TRACER_STATUS_RESULT, mpich_MPI_File_write_at_slots, 7, 10,
-     0,
+     0, mpich_MPI_File_write_at_ok_statuses, 1,
      mpich_MPI_File_write_at_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_at_all", TRACER_STATUS_RESULT, mpich_MPI_File_write_at_all_slots, 7, 10,
-     0,
+     0, mpich_MPI_File_write_at_all_ok_statuses, 1,
      mpich_MPI_File_write_at_all_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iread_at", TRACER_STATUS_RESULT, mpich_MPI_File_iread_at_slots, 8, 11,
-     0,
+     0, mpich_MPI_File_iread_at_ok_statuses, 1,
      mpich_MPI_File_iread_at_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iwrite_at", TRACER_STATUS_RESULT, mpich_MPI_File_iwrite_at_slots, 8, 11,
-     0,
+     0, mpich_MPI_File_iwrite_at_ok_statuses, 1,
      mpich_MPI_File_iwrite_at_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read", TRACER_STATUS_RESULT, mpich_MPI_File_read_slots, 6, 9,
-     0,
+     0, mpich_MPI_File_read_ok_statuses, 1,
      mpich_MPI_File_read_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_all", TRACER_STATUS_RESULT, mpich_MPI_File_read_all_slots, 6, 9,
-     0,
+     0, mpich_MPI_File_read_all_ok_statuses, 1,
      mpich_MPI_File_read_all_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write", TRACER_STATUS_RESULT, mpich_MPI_File_write_slots, 6, 9,
-     0,
+     0, mpich_MPI_File_write_ok_statuses, 1,
      mpich_MPI_File_write_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_all", TRACER_STATUS_RESULT, mpich_MPI_File_write_all_slots, 6, 9,
-     0,
+     0, mpich_MPI_File_write_all_ok_statuses, 1,
      mpich_MPI_File_write_all_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iread", TRACER_STATUS_RESULT, mpich_MPI_File_iread_slots, 7, 10,
-     0,
+     0, mpich_MPI_File_iread_ok_statuses, 1,
      mpich_MPI_File_iread_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iwrite", TRACER_STATUS_RESULT, mpich_MPI_File_iwrite_slots, 7, 10,
-     0,
+     0, mpich_MPI_File_iwrite_ok_statuses, 1,
      mpich_MPI_File_iwrite_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_seek", TRACER_STATUS_RESULT, mpich_MPI_File_seek_slots, 4, 7,
-     0,
+     0, mpich_MPI_File_seek_ok_statuses, 1,
      mpich_MPI_File_seek_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_position", TRACER_STATUS_RESULT, mpich_MPI_File_get_position_slots, 4, 7,
-     0,
+     0, mpich_MPI_File_get_position_ok_statuses, 1,
      mpich_MPI_File_get_position_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_byte_offset", TRACER_STATUS_RESULT, mpich_MPI_File_get_byte_offset_slots, 5, 8,
-     0,
+     0, mpich_MPI_File_get_byte_offset_ok_statuses, 1,
      mpich_MPI_File_get_byte_offset_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_shared", TRACER_STATUS_RESULT, mpich_MPI_File_read_shared_slots, 6, 9,
-     0,
+     0, mpich_MPI_File_read_shared_ok_statuses, 1,
      mpich_MPI_File_read_shared_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_shared", TRACER_STATUS_RESULT, mpich_MPI_File_write_shared_slots, 6, 9,
-     0,
+     0, mpich_MPI_File_write_shared_ok_statuses, 1,
      mpich_MPI_File_write_shared_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iread_shared", TRACER_STATUS_RESULT, mpich_MPI_File_iread_shared_slots, 7, 10,
-     0,
+     0, mpich_MPI_File_iread_shared_ok_statuses, 1,
      mpich_MPI_File_iread_shared_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iwrite_shared", TRACER_STATUS_RESULT, mpich_MPI_File_iwrite_shared_slots, 7, 10,
-     0,
+     0, mpich_MPI_File_iwrite_shared_ok_statuses, 1,
      mpich_MPI_File_iwrite_shared_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_ordered", TRACER_STATUS_RESULT, mpich_MPI_File_read_ordered_slots, 6, 9,
-     0,
+     0, mpich_MPI_File_read_ordered_ok_statuses, 1,
      mpich_MPI_File_read_ordered_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_ordered", TRACER_STATUS_RESULT, mpich_MPI_File_write_ordered_slots, 6, 9,
-     0,
+     0, mpich_MPI_File_write_ordered_ok_statuses, 1,
      mpich_MPI_File_write_ordered_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_seek_shared", TRACER_STATUS_RESULT, mpich_MPI_File_seek_shared_slots, 4, 7,
-     0,
+     0, mpich_MPI_File_seek_shared_ok_statuses, 1,
      mpich_MPI_File_seek_shared_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_position_shared", TRACER_STATUS_RESULT, mpich_MPI_File_get_position_shared_slots, 4, 7,
-     0,
+     0, mpich_MPI_File_get_position_shared_ok_statuses, 1,
      mpich_MPI_File_get_position_shared_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_at_all_begin", TRACER_STATUS_RESULT, mpich_MPI_File_read_at_all_begin_slots, 6, 9,
-     0,
+     0, mpich_MPI_File_read_at_all_begin_ok_statuses, 1,
      mpich_MPI_File_read_at_all_begin_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_at_all_end", TRACER_STATUS_RESULT, mpich_MPI_File_read_at_all_end_slots, 4, 7,
-     0,
+     0, mpich_MPI_File_read_at_all_end_ok_statuses, 1,
      mpich_MPI_File_read_at_all_end_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_at_all_begin", TRACER_STATUS_RESULT, mpich_MPI_File_write_at_all_begin_slots, 6, 9,
-     0,
+     0, mpich_MPI_File_write_at_all_begin_ok_statuses, 1,
      mpich_MPI_File_write_at_all_begin_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_at_all_end", TRACER_STATUS_RESULT, mpich_MPI_File_write_at_all_end_slots, 4, 7,
-     0,
+     0, mpich_MPI_File_write_at_all_end_ok_statuses, 1,
      mpich_MPI_File_write_at_all_end_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_all_begin", TRACER_STATUS_RESULT, mpich_MPI_File_read_all_begin_slots, 5, 8,
-     0,
+     0, mpich_MPI_File_read_all_begin_ok_statuses, 1,
      mpich_MPI_File_read_all_begin_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_all_end", TRACER_STATUS_RESULT, mpich_MPI_File_read_all_end_slots, 4, 7,
-     0,
+     0, mpich_MPI_File_read_all_end_ok_statuses, 1,
      mpich_MPI_File_read_all_end_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_all_begin", TRACER_STATUS_RESULT, mpich_MPI_File_write_all_begin_slots, 5, 8,
-     0,
+     0, mpich_MPI_File_write_all_begin_ok_statuses, 1,
      mpich_MPI_File_write_all_begin_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_all_end", TRACER_STATUS_RESULT, mpich_MPI_File_write_all_end_slots, 4, 7,
-     0,
+     0, mpich_MPI_File_write_all_end_ok_statuses, 1,
      mpich_MPI_File_write_all_end_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_ordered_begin", TRACER_STATUS_RESULT, mpich_MPI_File_read_ordered_begin_slots, 5, 8,
-     0,
+     0, mpich_MPI_File_read_ordered_begin_ok_statuses, 1,
      mpich_MPI_File_read_ordered_begin_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_ordered_end", TRACER_STATUS_RESULT, mpich_MPI_File_read_ordered_end_slots, 4, 7,
-     0,
+     0, mpich_MPI_File_read_ordered_end_ok_statuses, 1,
      mpich_MPI_File_read_ordered_end_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_ordered_begin", TRACER_STATUS_RESULT, mpich_MPI_File_write_ordered_begin_slots, 5, 8,
-     0,
+     0, mpich_MPI_File_write_ordered_begin_ok_statuses, 1,
      mpich_MPI_File_write_ordered_begin_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_ordered_end", TRACER_STATUS_RESULT, mpich_MPI_File_write_ordered_end_slots, 4, 7,
-     0,
+     0, mpich_MPI_File_write_ordered_end_ok_statuses, 1,
      mpich_MPI_File_write_ordered_end_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_type_extent", TRACER_STATUS_RESULT, mpich_MPI_File_get_type_extent_slots, 5, 8,
-     0,
+     0, mpich_MPI_File_get_type_extent_ok_statuses, 1,
      mpich_MPI_File_get_type_extent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Register_datarep", TRACER_STATUS_RESULT, mpich_MPI_Register_datarep_slots, 6, 9,
-     1,
+     1, mpich_MPI_Register_datarep_ok_statuses, 1,
      mpich_MPI_Register_datarep_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_set_atomicity", TRACER_STATUS_RESULT, mpich_MPI_File_set_atomicity_slots, 3, 6,
-     0,
+     0, mpich_MPI_File_set_atomicity_ok_statuses, 1,
      mpich_MPI_File_set_atomicity_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_atomicity", TRACER_STATUS_RESULT, mpich_MPI_File_get_atomicity_slots, 4, 7,
-     0,
+     0, mpich_MPI_File_get_atomicity_ok_statuses, 1,
      mpich_MPI_File_get_atomicity_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_sync", TRACER_STATUS_RESULT, mpich_MPI_File_sync_slots, 2, 5,
-     0,
+     0, mpich_MPI_File_sync_ok_statuses, 1,
      mpich_MPI_File_sync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iread_at_all", TRACER_STATUS_RESULT, mpich_MPI_File_iread_at_all_slots, 8, 11,
-     0,
+     0, mpich_MPI_File_iread_at_all_ok_statuses, 1,
      mpich_MPI_File_iread_at_all_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iwrite_at_all", TRACER_STATUS_RESULT, mpich_MPI_File_iwrite_at_all_slots, 8, 11,
-     0,
+     0, mpich_MPI_File_iwrite_at_all_ok_statuses, 1,
      mpich_MPI_File_iwrite_at_all_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iread_all", TRACER_STATUS_RESULT, mpich_MPI_File_iread_all_slots, 7, 10,
-     0,
+     0, mpich_MPI_File_iread_all_ok_statuses, 1,
      mpich_MPI_File_iread_all_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iwrite_all", TRACER_STATUS_RESULT, mpich_MPI_File_iwrite_all_slots, 7, 10,
-     0,
+     0, mpich_MPI_File_iwrite_all_ok_statuses, 1,
      mpich_MPI_File_iwrite_all_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_c", TRACER_STATUS_RESULT, mpich_MPI_File_read_c_slots, 6, 9,
-     0,
+     0, mpich_MPI_File_read_c_ok_statuses, 1,
      mpich_MPI_File_read_c_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_all_c", TRACER_STATUS_RESULT, mpich_MPI_File_read_all_c_slots, 6, 9,
-     0,
+     0, mpich_MPI_File_read_all_c_ok_statuses, 1,
      mpich_MPI_File_read_all_c_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_all_begin_c", TRACER_STATUS_RESULT, mpich_MPI_File_read_all_begin_c_slots, 5, 8,
-     0,
+     0, mpich_MPI_File_read_all_begin_c_ok_statuses, 1,
      mpich_MPI_File_read_all_begin_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_at_c", TRACER_STATUS_RESULT, mpich_MPI_File_read_at_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_File_read_at_c_ok_statuses, 1,
      mpich_MPI_File_read_at_c_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_at_all_c", TRACER_STATUS_RESULT, mpich_MPI_File_read_at_all_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_File_read_at_all_c_ok_statuses, 1,
      mpich_MPI_File_read_at_all_c_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_at_all_begin_c", TRACER_STATUS_RESULT, mpich_MPI_File_read_at_all_begin_c_slots, 6, 9,
-     0,
+     0, mpich_MPI_File_read_at_all_begin_c_ok_statuses, 1,
      mpich_MPI_File_read_at_all_begin_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_ordered_c", TRACER_STATUS_RESULT, mpich_MPI_File_read_ordered_c_slots, 6, 9,
-     0,
+     0, mpich_MPI_File_read_ordered_c_ok_statuses, 1,
      mpich_MPI_File_read_ordered_c_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_ordered_begin_c", TRACER_STATUS_RESULT, mpich_MPI_File_read_ordered_begin_c_slots, 5, 8,
-     0,
+     0, mpich_MPI_File_read_ordered_begin_c_ok_statuses, 1,
      mpich_MPI_File_read_ordered_begin_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_shared_c", TRACER_STATUS_RESULT, mpich_MPI_File_read_shared_c_slots, 6, 9,
-     0,
+     0, mpich_MPI_File_read_shared_c_ok_statuses, 1,
      mpich_MPI_File_read_shared_c_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_c", TRACER_STATUS_RESULT, mpich_MPI_File_write_c_slots, 6, 9,
-     0,
+     0, mpich_MPI_File_write_c_ok_statuses, 1,
      mpich_MPI_File_write_c_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_all_c", TRACER_STATUS_RESULT, mpich_MPI_File_write_all_c_slots, 6, 9,
-     0,
+     0, mpich_MPI_File_write_all_c_ok_statuses, 1,
      mpich_MPI_File_write_all_c_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_all_begin_c", TRACER_STATUS_RESULT, mpich_MPI_File_write_all_begin_c_slots, 5, 8,
-     0,
+     0, mpich_MPI_File_write_all_begin_c_ok_statuses, 1,
      mpich_MPI_File_write_all_begin_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_at_c", TRACER_STATUS_RESULT, mpich_MPI_File_write_at_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_File_write_at_c_ok_statuses, 1,
      mpich_MPI_File_write_at_c_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_at_all_c", TRACER_STATUS_RESULT, mpich_MPI_File_write_at_all_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_File_write_at_all_c_ok_statuses, 1,
      mpich_MPI_File_write_at_all_c_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_at_all_begin_c", TRACER_STATUS_RESULT, mpich_MPI_File_write_at_all_begin_c_slots, 6, 9,
-     0,
+     0, mpich_MPI_File_write_at_all_begin_c_ok_statuses, 1,
      mpich_MPI_File_write_at_all_begin_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_ordered_c", TRACER_STATUS_RESULT, mpich_MPI_File_write_ordered_c_slots, 6, 9,
-     0,
+     0, mpich_MPI_File_write_ordered_c_ok_statuses, 1,
      mpich_MPI_File_write_ordered_c_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_ordered_begin_c", TRACER_STATUS_RESULT, mpich_MPI_File_write_ordered_begin_c_slots, 5, 8,
-     0,
+     0, mpich_MPI_File_write_ordered_begin_c_ok_statuses, 1,
      mpich_MPI_File_write_ordered_begin_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_shared_c", TRACER_STATUS_RESULT, mpich_MPI_File_write_shared_c_slots, 6, 9,
-     0,
+     0, mpich_MPI_File_write_shared_c_ok_statuses, 1,
      mpich_MPI_File_write_shared_c_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iread_c", TRACER_STATUS_RESULT, mpich_MPI_File_iread_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_File_iread_c_ok_statuses, 1,
      mpich_MPI_File_iread_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iread_all_c", TRACER_STATUS_RESULT, mpich_MPI_File_iread_all_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_File_iread_all_c_ok_statuses, 1,
      mpich_MPI_File_iread_all_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iread_at_c", TRACER_STATUS_RESULT, mpich_MPI_File_iread_at_c_slots, 8, 11,
-     0,
+     0, mpich_MPI_File_iread_at_c_ok_statuses, 1,
      mpich_MPI_File_iread_at_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iread_at_all_c", TRACER_STATUS_RESULT, mpich_MPI_File_iread_at_all_c_slots, 8, 11,
-     0,
+     0, mpich_MPI_File_iread_at_all_c_ok_statuses, 1,
      mpich_MPI_File_iread_at_all_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iread_shared_c", TRACER_STATUS_RESULT, mpich_MPI_File_iread_shared_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_File_iread_shared_c_ok_statuses, 1,
      mpich_MPI_File_iread_shared_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iwrite_c", TRACER_STATUS_RESULT, mpich_MPI_File_iwrite_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_File_iwrite_c_ok_statuses, 1,
      mpich_MPI_File_iwrite_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iwrite_all_c", TRACER_STATUS_RESULT, mpich_MPI_File_iwrite_all_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_File_iwrite_all_c_ok_statuses, 1,
      mpich_MPI_File_iwrite_all_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iwrite_at_c", TRACER_STATUS_RESULT, mpich_MPI_File_iwrite_at_c_slots, 8, 11,
-     0,
+     0, mpich_MPI_File_iwrite_at_c_ok_statuses, 1,
      mpich_MPI_File_iwrite_at_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iwrite_at_all_c", TRACER_STATUS_RESULT, mpich_MPI_File_iwrite_at_all_c_slots, 8, 11,
-     0,
+     0, mpich_MPI_File_iwrite_at_all_c_ok_statuses, 1,
      mpich_MPI_File_iwrite_at_all_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iwrite_shared_c", TRACER_STATUS_RESULT, mpich_MPI_File_iwrite_shared_c_slots, 7, 10,
-     0,
+     0, mpich_MPI_File_iwrite_shared_c_ok_statuses, 1,
      mpich_MPI_File_iwrite_shared_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_type_extent_c", TRACER_STATUS_RESULT, mpich_MPI_File_get_type_extent_c_slots, 5, 8,
-     0,
+     0, mpich_MPI_File_get_type_extent_c_ok_statuses, 1,
      mpich_MPI_File_get_type_extent_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Register_datarep_c", TRACER_STATUS_RESULT, mpich_MPI_Register_datarep_c_slots, 6, 9,
-     1,
+     1, mpich_MPI_Register_datarep_c_ok_statuses, 1,
      mpich_MPI_Register_datarep_c_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},

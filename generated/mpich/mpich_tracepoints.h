@@ -37,7 +37,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_f082c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_f082c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_f082c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Status_f082c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -54,7 +54,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_c2f08,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_c2f08_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_c2f08__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Status_c2f08_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -71,7 +71,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_f082f,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_f082f_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_f082f__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Status_f082f_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -87,7 +87,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_f2f08,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_f2f08_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_f2f08__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Status_f2f08_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -103,7 +103,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_f90_integer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_f90_integer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_f90_integer__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_create_f90_integer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -118,7 +118,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_f90_real,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_f90_real_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_f90_real__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_create_f90_real_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -133,7 +133,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_f90_complex,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_f90_complex_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_f90_complex__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_create_f90_complex_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -148,7 +148,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Attr_delete,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Attr_delete_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Attr_delete__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Attr_delete_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -163,7 +163,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Attr_get,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Attr_get_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Attr_get__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Attr_get_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -178,7 +178,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Attr_put,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Attr_put_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Attr_put__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Attr_put_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -193,7 +193,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_create_keyval,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_create_keyval_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_create_keyval__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_create_keyval_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -208,7 +208,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_delete_attr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_delete_attr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_delete_attr__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_delete_attr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -223,7 +223,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_free_keyval,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_free_keyval_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_free_keyval__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_free_keyval_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -238,7 +238,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_get_attr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_get_attr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_get_attr__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_get_attr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -253,7 +253,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_set_attr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_set_attr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_set_attr__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_set_attr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -268,7 +268,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Keyval_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Keyval_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Keyval_create__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Keyval_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -283,7 +283,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Keyval_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Keyval_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Keyval_free__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Keyval_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -298,7 +298,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_keyval,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_keyval_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_keyval__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_create_keyval_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -313,7 +313,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_delete_attr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_delete_attr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_delete_attr__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_delete_attr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -328,7 +328,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_free_keyval,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_free_keyval_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_free_keyval__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_free_keyval_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -343,7 +343,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_attr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_attr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_attr__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_get_attr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -358,7 +358,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_set_attr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_set_attr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_set_attr__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_set_attr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -373,7 +373,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_create_keyval,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_create_keyval_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_create_keyval__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_create_keyval_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -388,7 +388,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_delete_attr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_delete_attr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_delete_attr__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_delete_attr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -403,7 +403,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_free_keyval,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_free_keyval_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_free_keyval__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_free_keyval_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -418,7 +418,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_get_attr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_get_attr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_get_attr__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_get_attr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -433,7 +433,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_set_attr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_set_attr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_set_attr__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_set_attr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -448,7 +448,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgather,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgather_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgather__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Allgather_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -463,7 +463,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgather_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgather_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgather_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Allgather_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -478,7 +478,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgatherv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgatherv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgatherv__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Allgatherv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -493,7 +493,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgatherv_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgatherv_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgatherv_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Allgatherv_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -508,7 +508,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allreduce,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allreduce_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allreduce__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Allreduce_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -523,7 +523,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allreduce_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allreduce_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allreduce_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Allreduce_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -538,7 +538,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoall,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoall_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoall__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Alltoall_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -553,7 +553,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoall_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoall_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoall_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Alltoall_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -568,7 +568,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallv__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Alltoallv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -583,7 +583,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallv_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallv_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallv_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Alltoallv_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -598,7 +598,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallw,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallw_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallw__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Alltoallw_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -613,7 +613,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallw_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallw_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallw_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Alltoallw_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -628,7 +628,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Barrier,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Barrier_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Barrier__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Barrier_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -643,7 +643,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Barrier_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Barrier_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Barrier_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Barrier_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -658,7 +658,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bcast,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bcast_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bcast__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Bcast_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -673,7 +673,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bcast_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bcast_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bcast_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Bcast_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -688,7 +688,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Exscan,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Exscan_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Exscan__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Exscan_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -703,7 +703,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Exscan_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Exscan_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Exscan_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Exscan_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -718,7 +718,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gather,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gather_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gather__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Gather_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -733,7 +733,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gather_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gather_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gather_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Gather_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -748,7 +748,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gatherv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gatherv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gatherv__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Gatherv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -763,7 +763,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gatherv_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gatherv_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gatherv_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Gatherv_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -778,7 +778,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iallgather,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iallgather_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iallgather__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Iallgather_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -793,7 +793,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iallgatherv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iallgatherv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iallgatherv__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Iallgatherv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -808,7 +808,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iallreduce,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iallreduce_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iallreduce__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Iallreduce_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -823,7 +823,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ialltoall,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ialltoall_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ialltoall__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ialltoall_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -838,7 +838,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ialltoallv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ialltoallv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ialltoallv__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ialltoallv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -853,7 +853,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ialltoallw,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ialltoallw_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ialltoallw__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ialltoallw_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -868,7 +868,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ibarrier,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ibarrier_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ibarrier__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ibarrier_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -883,7 +883,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ibcast,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ibcast_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ibcast__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ibcast_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -898,7 +898,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iexscan,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iexscan_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iexscan__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Iexscan_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -913,7 +913,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Igather,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Igather_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Igather__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Igather_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -928,7 +928,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Igatherv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Igatherv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Igatherv__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Igatherv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -943,7 +943,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_allgather,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_allgather_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_allgather__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ineighbor_allgather_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -958,7 +958,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_allgatherv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_allgatherv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_allgatherv__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ineighbor_allgatherv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -973,7 +973,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_alltoall,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_alltoall_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_alltoall__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ineighbor_alltoall_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -988,7 +988,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_alltoallv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_alltoallv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_alltoallv__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ineighbor_alltoallv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -1003,7 +1003,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_alltoallw,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_alltoallw_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_alltoallw__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ineighbor_alltoallw_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -1018,7 +1018,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ireduce,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ireduce_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ireduce__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ireduce_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -1033,7 +1033,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ireduce_scatter,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ireduce_scatter_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ireduce_scatter__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ireduce_scatter_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -1048,7 +1048,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ireduce_scatter_block,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ireduce_scatter_block_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ireduce_scatter_block__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ireduce_scatter_block_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -1063,7 +1063,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iscan,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iscan_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iscan__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Iscan_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -1078,7 +1078,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iscatter,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iscatter_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iscatter__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Iscatter_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -1093,7 +1093,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iscatterv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iscatterv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iscatterv__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Iscatterv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -1108,7 +1108,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgather,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgather_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgather__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Neighbor_allgather_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1123,7 +1123,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgather_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgather_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgather_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Neighbor_allgather_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -1138,7 +1138,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgatherv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgatherv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgatherv__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Neighbor_allgatherv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -1153,7 +1153,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgatherv_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgatherv_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgatherv_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Neighbor_allgatherv_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -1168,7 +1168,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoall,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoall_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoall__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Neighbor_alltoall_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1183,7 +1183,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoall_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoall_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoall_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Neighbor_alltoall_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -1198,7 +1198,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallv__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Neighbor_alltoallv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -1213,7 +1213,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallv_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallv_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallv_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Neighbor_alltoallv_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -1228,7 +1228,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallw,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallw_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallw__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Neighbor_alltoallw_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -1243,7 +1243,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallw_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallw_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallw_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Neighbor_alltoallw_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -1258,7 +1258,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Reduce_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -1273,7 +1273,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Reduce_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -1288,7 +1288,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_local,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_local_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_local__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Reduce_local_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1303,7 +1303,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Reduce_scatter_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1318,7 +1318,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_block,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_block_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_block__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Reduce_scatter_block_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1333,7 +1333,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_block_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_block_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_block_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Reduce_scatter_block_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -1348,7 +1348,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Reduce_scatter_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -1363,7 +1363,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scan,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scan_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scan__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Scan_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1378,7 +1378,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scan_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scan_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scan_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Scan_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -1393,7 +1393,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatter,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatter_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatter__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Scatter_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -1408,7 +1408,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatter_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatter_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatter_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Scatter_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -1423,7 +1423,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatterv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatterv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatterv__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Scatterv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -1438,7 +1438,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatterv_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatterv_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatterv_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Scatterv_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -1453,7 +1453,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_compare,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_compare_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_compare__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_compare_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1468,7 +1468,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_create__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1483,7 +1483,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_create_group,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_create_group_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_create_group__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_create_group_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1498,7 +1498,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_dup,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_dup_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_dup__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_dup_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1513,7 +1513,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_dup_with_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_dup_with_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_dup_with_info__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_dup_with_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1528,7 +1528,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_free__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1543,7 +1543,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_get_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_get_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_get_info__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_get_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1558,7 +1558,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_get_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_get_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_get_name__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_get_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1573,7 +1573,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_group,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_group_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_group__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_group_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1588,7 +1588,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_idup,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_idup_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_idup__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_idup_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1603,7 +1603,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_idup_with_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_idup_with_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_idup_with_info__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_idup_with_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1618,7 +1618,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_rank,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_rank_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_rank__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_rank_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1633,7 +1633,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_remote_group,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_remote_group_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_remote_group__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_remote_group_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1648,7 +1648,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_remote_size,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_remote_size_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_remote_size__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_remote_size_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1663,7 +1663,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_set_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_set_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_set_info__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_set_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1678,7 +1678,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_set_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_set_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_set_name__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_set_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1694,7 +1694,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_size,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_size_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_size__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_size_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1709,7 +1709,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_split,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_split_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_split__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_split_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1724,7 +1724,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_split_type,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_split_type_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_split_type__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_split_type_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1739,7 +1739,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_test_inter,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_test_inter_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_test_inter__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_test_inter_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1754,7 +1754,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Intercomm_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Intercomm_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Intercomm_create__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Intercomm_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1769,7 +1769,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Intercomm_create_from_groups,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Intercomm_create_from_groups_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Intercomm_create_from_groups__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Intercomm_create_from_groups_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -1785,7 +1785,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Intercomm_merge,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Intercomm_merge_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Intercomm_merge__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Intercomm_merge_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1800,7 +1800,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_address,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_address_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_address__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Get_address_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1815,7 +1815,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_count,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_count_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_count__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Get_count_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1831,7 +1831,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_elements,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_elements_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_elements__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Get_elements_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1847,7 +1847,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_elements_x,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_elements_x_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_elements_x__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Get_elements_x_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1863,7 +1863,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Pack_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -1878,7 +1878,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_external,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_external_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_external__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Pack_external_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -1894,7 +1894,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_external_size,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_external_size_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_external_size__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Pack_external_size_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1910,7 +1910,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_size,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_size_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_size__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Pack_size_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1925,7 +1925,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_set_elements,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_set_elements_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_set_elements__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Status_set_elements_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1941,7 +1941,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_set_elements_x,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_set_elements_x_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_set_elements_x__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Status_set_elements_x_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1957,7 +1957,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_commit,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_commit_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_commit__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_commit_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1972,7 +1972,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_contiguous,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_contiguous_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_contiguous__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_contiguous_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1987,7 +1987,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_darray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_darray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_darray__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_create_darray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -2002,7 +2002,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_hindexed,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_hindexed_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_hindexed__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_create_hindexed_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2017,7 +2017,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_hindexed_block,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_hindexed_block_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_hindexed_block__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_create_hindexed_block_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2032,7 +2032,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_hvector,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_hvector_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_hvector__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_create_hvector_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2047,7 +2047,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_indexed_block,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_indexed_block_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_indexed_block__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_create_indexed_block_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2062,7 +2062,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_resized,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_resized_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_resized__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_create_resized_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2077,7 +2077,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_struct,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_struct_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_struct__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_create_struct_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2092,7 +2092,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_subarray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_subarray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_subarray__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_create_subarray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2107,7 +2107,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_dup,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_dup_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_dup__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_dup_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2122,7 +2122,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_free__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2137,7 +2137,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_contents,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_contents_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_contents__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_get_contents_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2152,7 +2152,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_envelope,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_envelope_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_envelope__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_get_envelope_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2167,7 +2167,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_extent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_extent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_extent__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_get_extent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2182,7 +2182,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_extent_x,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_extent_x_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_extent_x__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_get_extent_x_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2197,7 +2197,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_name__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_get_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2212,7 +2212,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_true_extent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_true_extent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_true_extent__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_get_true_extent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2227,7 +2227,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_true_extent_x,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_true_extent_x_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_true_extent_x__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_get_true_extent_x_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2242,7 +2242,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_indexed,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_indexed_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_indexed__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_indexed_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2257,7 +2257,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_match_size,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_match_size_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_match_size__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_match_size_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2272,7 +2272,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_set_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_set_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_set_name__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_set_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2288,7 +2288,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_size,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_size_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_size__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_size_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2303,7 +2303,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_size_x,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_size_x_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_size_x__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_size_x_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2318,7 +2318,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_vector,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_vector_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_vector__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_vector_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2333,7 +2333,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Unpack,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Unpack_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Unpack__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Unpack_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2348,7 +2348,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Unpack_external,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Unpack_external_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Unpack_external__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Unpack_external_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2363,7 +2363,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Address,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Address_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Address__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Address_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2378,7 +2378,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_extent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_extent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_extent__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_extent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2393,7 +2393,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_lb,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_lb_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_lb__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_lb_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2408,7 +2408,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_ub,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_ub_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_ub__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_ub_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2423,7 +2423,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_hindexed,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_hindexed_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_hindexed__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_hindexed_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2438,7 +2438,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_hvector,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_hvector_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_hvector__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_hvector_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2453,7 +2453,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_struct,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_struct_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_struct__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_struct_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2468,7 +2468,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Add_error_class,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Add_error_class_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Add_error_class__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Add_error_class_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2483,7 +2483,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Add_error_code,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Add_error_code_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Add_error_code__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Add_error_code_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2498,7 +2498,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Add_error_string,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Add_error_string_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Add_error_string__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Add_error_string_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2514,7 +2514,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_call_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_call_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_call_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_call_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2529,7 +2529,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_create_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_create_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_create_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_create_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2544,7 +2544,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_get_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_get_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_get_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_get_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2559,7 +2559,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_set_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_set_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_set_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_set_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2574,7 +2574,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Errhandler_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Errhandler_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Errhandler_free__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Errhandler_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2589,7 +2589,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Error_class,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Error_class_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Error_class__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Error_class_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2604,7 +2604,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Error_string,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Error_string_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Error_string__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Error_string_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2619,7 +2619,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_call_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_call_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_call_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_call_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2634,7 +2634,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_create_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_create_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_create_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_create_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2649,7 +2649,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_get_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2664,7 +2664,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_set_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_set_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_set_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_set_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2679,7 +2679,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_call_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_call_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_call_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Session_call_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2694,7 +2694,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_create_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_create_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_create_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Session_create_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2709,7 +2709,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_get_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_get_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_get_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Session_get_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2724,7 +2724,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_set_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_set_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_set_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Session_set_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2739,7 +2739,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_call_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_call_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_call_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_call_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2754,7 +2754,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_create_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_create_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_create_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_create_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2769,7 +2769,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_get_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_get_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_get_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_get_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2784,7 +2784,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_set_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_set_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_set_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_set_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2799,7 +2799,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Errhandler_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Errhandler_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Errhandler_create__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Errhandler_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2814,7 +2814,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Errhandler_get,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Errhandler_get_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Errhandler_get__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Errhandler_get_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2829,7 +2829,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Errhandler_set,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Errhandler_set_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Errhandler_set__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Errhandler_set_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2844,7 +2844,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_compare,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_compare_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_compare__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Group_compare_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2859,7 +2859,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_difference,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_difference_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_difference__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Group_difference_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2874,7 +2874,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_excl,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_excl_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_excl__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Group_excl_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2889,7 +2889,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_free__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Group_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2904,7 +2904,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_incl,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_incl_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_incl__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Group_incl_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2919,7 +2919,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_intersection,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_intersection_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_intersection__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Group_intersection_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2934,7 +2934,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_range_excl,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_range_excl_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_range_excl__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Group_range_excl_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2949,7 +2949,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_range_incl,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_range_incl_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_range_incl__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Group_range_incl_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2964,7 +2964,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_rank,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_rank_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_rank__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Group_rank_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2979,7 +2979,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_size,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_size_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_size__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Group_size_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2994,7 +2994,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_translate_ranks,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_translate_ranks_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_translate_ranks__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Group_translate_ranks_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -3009,7 +3009,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_union,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_union_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_union__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Group_union_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3024,7 +3024,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_create__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Info_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3039,7 +3039,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_create_env,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_create_env_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_create_env__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Info_create_env_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3054,7 +3054,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_delete,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_delete_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_delete__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Info_delete_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3070,7 +3070,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_dup,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_dup_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_dup__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Info_dup_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3085,7 +3085,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_free__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Info_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3100,7 +3100,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_get,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_get_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_get__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Info_get_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -3116,7 +3116,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_get_nkeys,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_get_nkeys_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_get_nkeys__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Info_get_nkeys_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3131,7 +3131,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_get_nthkey,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_get_nthkey_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_get_nthkey__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Info_get_nthkey_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3146,7 +3146,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_get_string,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_get_string_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_get_string__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Info_get_string_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -3162,7 +3162,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_get_valuelen,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_get_valuelen_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_get_valuelen__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Info_get_valuelen_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3178,7 +3178,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_set,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_set_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Info_set__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Info_set_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3195,7 +3195,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Abort,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Abort_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Abort__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Abort_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3210,7 +3210,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_create_from_group,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_create_from_group_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_create_from_group__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_create_from_group_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3226,7 +3226,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Finalize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Finalize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Finalize__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Finalize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -3241,7 +3241,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Finalized,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Finalized_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Finalized__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Finalized_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3256,7 +3256,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_from_session_pset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_from_session_pset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Group_from_session_pset__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Group_from_session_pset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3272,7 +3272,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3287,7 +3287,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Init_thread,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Init_thread_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Init_thread__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Init_thread_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -3302,7 +3302,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Initialized,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Initialized_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Initialized__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Initialized_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3317,7 +3317,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Is_thread_main,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Is_thread_main_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Is_thread_main__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Is_thread_main_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3332,7 +3332,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Query_thread,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Query_thread_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Query_thread__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Query_thread_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3347,7 +3347,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_finalize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_finalize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_finalize__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Session_finalize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3362,7 +3362,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_get_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_get_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_get_info__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Session_get_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3377,7 +3377,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_get_nth_pset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_get_nth_pset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_get_nth_pset__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Session_get_nth_pset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -3392,7 +3392,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_get_num_psets,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_get_num_psets_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_get_num_psets__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Session_get_num_psets_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3407,7 +3407,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_get_pset_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_get_pset_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_get_pset_info__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Session_get_pset_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3423,7 +3423,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Session_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Session_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3438,7 +3438,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Aint_add,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Aint_add_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Aint_add__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Aint_add_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3453,7 +3453,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Aint_diff,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Aint_diff_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Aint_diff__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Aint_diff_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3468,7 +3468,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_library_version,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_library_version_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_library_version__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Get_library_version_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3483,7 +3483,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_processor_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_processor_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_processor_name__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Get_processor_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3498,7 +3498,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_version,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_version_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_version__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Get_version_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3513,7 +3513,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Op_commutative,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Op_commutative_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Op_commutative__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Op_commutative_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3528,7 +3528,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Op_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Op_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Op_create__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Op_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3543,7 +3543,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Op_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Op_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Op_free__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Op_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3558,7 +3558,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Parrived,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Parrived_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Parrived__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Parrived_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3573,7 +3573,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pready,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pready_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pready__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Pready_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3588,7 +3588,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pready_list,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pready_list_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pready_list__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Pready_list_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3603,7 +3603,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pready_range,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pready_range_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pready_range__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Pready_range_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3618,7 +3618,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Precv_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Precv_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Precv_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Precv_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -3633,7 +3633,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Psend_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Psend_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Psend_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Psend_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -3648,7 +3648,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bsend,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bsend_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bsend__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Bsend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -3663,7 +3663,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bsend_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bsend_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bsend_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Bsend_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3678,7 +3678,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Buffer_attach,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Buffer_attach_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Buffer_attach__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Buffer_attach_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3693,7 +3693,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Buffer_detach,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Buffer_detach_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Buffer_detach__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Buffer_detach_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3708,7 +3708,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ibsend,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ibsend_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ibsend__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ibsend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3723,7 +3723,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Improbe,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Improbe_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Improbe__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Improbe_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -3739,7 +3739,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Imrecv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Imrecv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Imrecv__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Imrecv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -3754,7 +3754,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iprobe,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iprobe_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iprobe__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Iprobe_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3770,7 +3770,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Irecv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Irecv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Irecv__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Irecv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3785,7 +3785,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Irsend,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Irsend_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Irsend__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Irsend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3800,7 +3800,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Isend,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Isend_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Isend__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Isend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3815,7 +3815,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Isendrecv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Isendrecv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Isendrecv__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Isendrecv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
@@ -3830,7 +3830,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Isendrecv_replace,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Isendrecv_replace_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Isendrecv_replace__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Isendrecv_replace_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -3845,7 +3845,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Issend,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Issend_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Issend__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Issend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3860,7 +3860,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Mprobe,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Mprobe_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Mprobe__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Mprobe_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3876,7 +3876,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Mrecv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Mrecv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Mrecv__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Mrecv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3892,7 +3892,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Probe,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Probe_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Probe__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Probe_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3908,7 +3908,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Recv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Recv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Recv__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Recv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -3924,7 +3924,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Recv_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Recv_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Recv_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Recv_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3939,7 +3939,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rsend,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rsend_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rsend__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Rsend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -3954,7 +3954,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rsend_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rsend_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rsend_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Rsend_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3969,7 +3969,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Send,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Send_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Send__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Send_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -3984,7 +3984,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Send_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Send_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Send_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Send_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3999,7 +3999,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Sendrecv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Sendrecv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Sendrecv__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Sendrecv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
@@ -4015,7 +4015,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Sendrecv_replace,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Sendrecv_replace_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Sendrecv_replace__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Sendrecv_replace_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -4031,7 +4031,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ssend,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ssend_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ssend__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ssend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4046,7 +4046,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ssend_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ssend_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ssend_init__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ssend_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -4061,7 +4061,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cancel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cancel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cancel__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Cancel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4076,7 +4076,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Grequest_complete,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Grequest_complete_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Grequest_complete__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Grequest_complete_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4091,7 +4091,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Grequest_start,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Grequest_start_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Grequest_start__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Grequest_start_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4106,7 +4106,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Request_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Request_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Request_free__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Request_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4121,7 +4121,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Request_get_status,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Request_get_status_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Request_get_status__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Request_get_status_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4137,7 +4137,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Start,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Start_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Start__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Start_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4152,7 +4152,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Startall,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Startall_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Startall__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Startall_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4167,7 +4167,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_set_cancelled,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_set_cancelled_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Status_set_cancelled__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Status_set_cancelled_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4183,7 +4183,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Test,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Test_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Test__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Test_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4199,7 +4199,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Test_cancelled,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Test_cancelled_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Test_cancelled__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Test_cancelled_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4215,7 +4215,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Testall,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Testall_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Testall__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Testall_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4230,7 +4230,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Testany,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Testany_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Testany__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Testany_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -4246,7 +4246,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Testsome,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Testsome_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Testsome__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Testsome_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4261,7 +4261,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Wait,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Wait_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Wait__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Wait_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4277,7 +4277,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Waitall,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Waitall_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Waitall__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Waitall_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4292,7 +4292,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Waitany,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Waitany_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Waitany__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Waitany_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4308,7 +4308,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Waitsome,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Waitsome_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Waitsome__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Waitsome_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4323,7 +4323,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Accumulate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Accumulate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Accumulate__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Accumulate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -4338,7 +4338,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alloc_mem,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alloc_mem_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alloc_mem__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Alloc_mem_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4353,7 +4353,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Compare_and_swap,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Compare_and_swap_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Compare_and_swap__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Compare_and_swap_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4368,7 +4368,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Fetch_and_op,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Fetch_and_op_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Fetch_and_op__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Fetch_and_op_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4383,7 +4383,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Free_mem,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Free_mem_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Free_mem__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Free_mem_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4398,7 +4398,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Get_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -4413,7 +4413,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_accumulate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_accumulate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_accumulate__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Get_accumulate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
@@ -4428,7 +4428,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Put,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Put_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Put__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Put_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -4443,7 +4443,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Raccumulate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Raccumulate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Raccumulate__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Raccumulate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -4458,7 +4458,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rget,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rget_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rget__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Rget_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -4473,7 +4473,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rget_accumulate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rget_accumulate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rget_accumulate__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Rget_accumulate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 18)
@@ -4488,7 +4488,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rput,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rput_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rput__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Rput_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -4503,7 +4503,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_allocate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_allocate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_allocate__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_allocate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4518,7 +4518,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_allocate_shared,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_allocate_shared_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_allocate_shared__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_allocate_shared_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4533,7 +4533,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_attach,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_attach_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_attach__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_attach_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4548,7 +4548,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_complete,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_complete_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_complete__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_complete_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4563,7 +4563,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_create__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4578,7 +4578,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_create_dynamic,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_create_dynamic_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_create_dynamic__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_create_dynamic_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4593,7 +4593,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_detach,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_detach_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_detach__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_detach_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4608,7 +4608,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_fence,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_fence_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_fence__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_fence_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4623,7 +4623,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_flush,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_flush_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_flush__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_flush_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4638,7 +4638,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_flush_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_flush_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_flush_all__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_flush_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4653,7 +4653,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_flush_local,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_flush_local_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_flush_local__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_flush_local_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4668,7 +4668,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_flush_local_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_flush_local_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_flush_local_all__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_flush_local_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4683,7 +4683,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_free__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4698,7 +4698,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_get_group,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_get_group_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_get_group__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_get_group_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4713,7 +4713,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_get_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_get_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_get_info__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_get_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4728,7 +4728,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_get_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_get_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_get_name__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_get_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4743,7 +4743,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_lock,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_lock_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_lock__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_lock_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4758,7 +4758,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_lock_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_lock_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_lock_all__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_lock_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4773,7 +4773,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_post,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_post_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_post__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_post_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4788,7 +4788,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_set_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_set_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_set_info__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_set_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4803,7 +4803,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_set_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_set_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_set_name__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_set_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4819,7 +4819,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_shared_query,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_shared_query_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_shared_query__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_shared_query_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4834,7 +4834,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_start,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_start_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_start__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_start_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4849,7 +4849,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_sync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_sync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_sync__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_sync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4864,7 +4864,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_test,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_test_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_test__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_test_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4879,7 +4879,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_unlock,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_unlock_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_unlock__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_unlock_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4894,7 +4894,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_unlock_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_unlock_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_unlock_all__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_unlock_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4909,7 +4909,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_wait,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_wait_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_wait__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_wait_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4924,7 +4924,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Close_port,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Close_port_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Close_port__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Close_port_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4940,7 +4940,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_accept,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_accept_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_accept__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_accept_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4956,7 +4956,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_connect,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_connect_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_connect__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_connect_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4972,7 +4972,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_disconnect,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_disconnect_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_disconnect__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_disconnect_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4987,7 +4987,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_get_parent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_get_parent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_get_parent__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_get_parent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5002,7 +5002,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_join,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_join_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_join__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_join_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5017,7 +5017,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_spawn,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_spawn_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_spawn__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_spawn_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -5033,7 +5033,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_spawn_multiple,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_spawn_multiple_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Comm_spawn_multiple__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Comm_spawn_multiple_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -5048,7 +5048,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Lookup_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Lookup_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Lookup_name__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Lookup_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5064,7 +5064,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Open_port,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Open_port_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Open_port__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Open_port_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5079,7 +5079,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Publish_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Publish_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Publish_name__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Publish_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5096,7 +5096,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Unpublish_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Unpublish_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Unpublish_name__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Unpublish_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5113,7 +5113,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Wtick,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Wtick_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Wtick__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Wtick_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -5128,7 +5128,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Wtime,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Wtime_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Wtime__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Wtime_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -5143,7 +5143,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_coords,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_coords_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_coords__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Cart_coords_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5158,7 +5158,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_create__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Cart_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -5173,7 +5173,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_get,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_get_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_get__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Cart_get_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5188,7 +5188,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_map,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_map_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_map__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Cart_map_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -5203,7 +5203,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_rank,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_rank_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_rank__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Cart_rank_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5218,7 +5218,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_shift,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_shift_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_shift__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Cart_shift_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -5233,7 +5233,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_sub,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_sub_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cart_sub__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Cart_sub_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5248,7 +5248,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cartdim_get,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cartdim_get_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Cartdim_get__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Cartdim_get_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5263,7 +5263,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Dims_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Dims_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Dims_create__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Dims_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5278,7 +5278,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Dist_graph_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Dist_graph_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Dist_graph_create__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Dist_graph_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -5293,7 +5293,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Dist_graph_create_adjacent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Dist_graph_create_adjacent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Dist_graph_create_adjacent__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Dist_graph_create_adjacent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -5308,7 +5308,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Dist_graph_neighbors,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Dist_graph_neighbors_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Dist_graph_neighbors__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Dist_graph_neighbors_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -5323,7 +5323,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Dist_graph_neighbors_count,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Dist_graph_neighbors_count_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Dist_graph_neighbors_count__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Dist_graph_neighbors_count_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -5338,7 +5338,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Graph_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Graph_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Graph_create__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Graph_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -5353,7 +5353,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Graph_get,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Graph_get_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Graph_get__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Graph_get_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5368,7 +5368,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Graph_map,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Graph_map_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Graph_map__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Graph_map_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -5383,7 +5383,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Graph_neighbors,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Graph_neighbors_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Graph_neighbors__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Graph_neighbors_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5398,7 +5398,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Graph_neighbors_count,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Graph_neighbors_count_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Graph_neighbors_count__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Graph_neighbors_count_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5413,7 +5413,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Graphdims_get,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Graphdims_get_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Graphdims_get__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Graphdims_get_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5428,7 +5428,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Topo_test,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Topo_test_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Topo_test__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Topo_test_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5443,7 +5443,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_changed,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_changed_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_changed__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_category_changed_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5458,7 +5458,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_categories,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_categories_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_categories__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_category_get_categories_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5473,7 +5473,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_cvars,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_cvars_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_cvars__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_category_get_cvars_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5488,7 +5488,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_events,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_events_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_events__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_category_get_events_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5503,7 +5503,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_index,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_index_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_index__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_category_get_index_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5519,7 +5519,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_info__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_category_get_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 19)
@@ -5534,7 +5534,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_num,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_num_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_num__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_category_get_num_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5549,7 +5549,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_num_events,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_num_events_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_num_events__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_category_get_num_events_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5564,7 +5564,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_pvars,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_pvars_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_category_get_pvars__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_category_get_pvars_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5579,7 +5579,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_get_index,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_get_index_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_get_index__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_cvar_get_index_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5595,7 +5595,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_get_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_get_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_get_info__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_cvar_get_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 23)
@@ -5610,7 +5610,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_get_num,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_get_num_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_get_num__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_cvar_get_num_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5625,7 +5625,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_handle_alloc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_handle_alloc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_handle_alloc__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_cvar_handle_alloc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -5640,7 +5640,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_handle_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_handle_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_handle_free__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_cvar_handle_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5655,7 +5655,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_read,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_read_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_read__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_cvar_read_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5670,7 +5670,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_write,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_write_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_cvar_write__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_cvar_write_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5685,7 +5685,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_enum_get_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_enum_get_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_enum_get_info__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_enum_get_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -5700,7 +5700,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_enum_get_item,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_enum_get_item_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_enum_get_item__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_enum_get_item_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -5715,7 +5715,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_callback_get_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_callback_get_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_callback_get_info__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_event_callback_get_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5730,7 +5730,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_callback_set_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_callback_set_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_callback_set_info__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_event_callback_set_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5745,7 +5745,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_copy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_copy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_copy__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_event_copy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5760,7 +5760,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_get_index,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_get_index_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_get_index__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_event_get_index_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5776,7 +5776,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_get_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_get_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_get_info__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_event_get_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 25)
@@ -5791,7 +5791,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_get_num,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_get_num_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_get_num__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_event_get_num_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5806,7 +5806,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_get_source,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_get_source_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_get_source__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_event_get_source_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5821,7 +5821,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_get_timestamp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_get_timestamp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_get_timestamp__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_event_get_timestamp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5836,7 +5836,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_handle_alloc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_handle_alloc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_handle_alloc__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_event_handle_alloc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5851,7 +5851,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_handle_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_handle_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_handle_free__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_event_handle_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5866,7 +5866,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_handle_get_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_handle_get_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_handle_get_info__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_event_handle_get_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5881,7 +5881,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_handle_set_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_handle_set_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_handle_set_info__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_event_handle_set_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5896,7 +5896,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_read,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_read_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_read__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_event_read_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5911,7 +5911,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_register_callback,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_register_callback_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_register_callback__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_event_register_callback_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5926,7 +5926,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_set_dropped_handler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_set_dropped_handler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_event_set_dropped_handler__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_event_set_dropped_handler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5941,7 +5941,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_finalize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_finalize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_finalize__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_finalize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -5956,7 +5956,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_init_thread,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_init_thread_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_init_thread__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_init_thread_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5971,7 +5971,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_get_index,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_get_index_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_get_index__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_pvar_get_index_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5987,7 +5987,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_get_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_get_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_get_info__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_pvar_get_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 29)
@@ -6002,7 +6002,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_get_num,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_get_num_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_get_num__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_pvar_get_num_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -6017,7 +6017,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_handle_alloc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_handle_alloc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_handle_alloc__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_pvar_handle_alloc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -6032,7 +6032,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_handle_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_handle_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_handle_free__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_pvar_handle_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6047,7 +6047,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_read,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_read_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_read__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_pvar_read_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6062,7 +6062,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_readreset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_readreset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_readreset__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_pvar_readreset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6077,7 +6077,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_reset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_reset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_reset__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_pvar_reset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -6092,7 +6092,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_session_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_session_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_session_create__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_pvar_session_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -6107,7 +6107,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_session_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_session_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_session_free__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_pvar_session_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -6122,7 +6122,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_start,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_start_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_start__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_pvar_start_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -6137,7 +6137,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_stop,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_stop_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_stop__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_pvar_stop_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -6152,7 +6152,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_write,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_write_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_pvar_write__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_pvar_write_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6167,7 +6167,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_source_get_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_source_get_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_source_get_info__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_source_get_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 21)
@@ -6182,7 +6182,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_source_get_num,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_source_get_num_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_source_get_num__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_source_get_num_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -6197,7 +6197,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_source_get_timestamp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_source_get_timestamp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_T_source_get_timestamp__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_T_source_get_timestamp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6212,7 +6212,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgather_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgather_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgather_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Allgather_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -6227,7 +6227,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgather_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgather_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgather_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Allgather_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -6242,7 +6242,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgatherv_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgatherv_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgatherv_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Allgatherv_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -6257,7 +6257,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgatherv_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgatherv_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allgatherv_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Allgatherv_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -6272,7 +6272,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allreduce_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allreduce_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allreduce_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Allreduce_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -6287,7 +6287,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allreduce_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allreduce_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Allreduce_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Allreduce_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -6302,7 +6302,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoall_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoall_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoall_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Alltoall_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -6317,7 +6317,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoall_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoall_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoall_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Alltoall_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -6332,7 +6332,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallv_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallv_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallv_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Alltoallv_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -6347,7 +6347,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallv_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallv_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallv_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Alltoallv_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -6362,7 +6362,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallw_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallw_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallw_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Alltoallw_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -6377,7 +6377,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallw_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallw_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Alltoallw_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Alltoallw_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -6392,7 +6392,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bcast_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bcast_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bcast_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Bcast_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -6407,7 +6407,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bcast_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bcast_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bcast_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Bcast_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -6422,7 +6422,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Exscan_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Exscan_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Exscan_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Exscan_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -6437,7 +6437,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Exscan_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Exscan_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Exscan_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Exscan_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -6452,7 +6452,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gather_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gather_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gather_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Gather_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -6467,7 +6467,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gather_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gather_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gather_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Gather_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -6482,7 +6482,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gatherv_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gatherv_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gatherv_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Gatherv_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -6497,7 +6497,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gatherv_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gatherv_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Gatherv_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Gatherv_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -6512,7 +6512,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iallgather_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iallgather_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iallgather_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Iallgather_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -6527,7 +6527,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iallgatherv_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iallgatherv_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iallgatherv_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Iallgatherv_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -6542,7 +6542,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iallreduce_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iallreduce_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iallreduce_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Iallreduce_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -6557,7 +6557,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ialltoall_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ialltoall_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ialltoall_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ialltoall_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -6572,7 +6572,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ialltoallv_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ialltoallv_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ialltoallv_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ialltoallv_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -6587,7 +6587,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ialltoallw_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ialltoallw_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ialltoallw_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ialltoallw_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -6602,7 +6602,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ibcast_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ibcast_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ibcast_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ibcast_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -6617,7 +6617,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iexscan_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iexscan_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iexscan_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Iexscan_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -6632,7 +6632,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Igather_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Igather_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Igather_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Igather_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -6647,7 +6647,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Igatherv_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Igatherv_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Igatherv_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Igatherv_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -6662,7 +6662,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_allgather_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_allgather_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_allgather_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ineighbor_allgather_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -6677,7 +6677,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_allgatherv_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_allgatherv_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_allgatherv_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ineighbor_allgatherv_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -6692,7 +6692,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_alltoall_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_alltoall_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_alltoall_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ineighbor_alltoall_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -6707,7 +6707,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_alltoallv_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_alltoallv_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_alltoallv_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ineighbor_alltoallv_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -6722,7 +6722,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_alltoallw_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_alltoallw_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ineighbor_alltoallw_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ineighbor_alltoallw_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -6737,7 +6737,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ireduce_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ireduce_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ireduce_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ireduce_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -6752,7 +6752,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ireduce_scatter_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ireduce_scatter_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ireduce_scatter_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ireduce_scatter_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -6767,7 +6767,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ireduce_scatter_block_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ireduce_scatter_block_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ireduce_scatter_block_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ireduce_scatter_block_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -6782,7 +6782,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iscan_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iscan_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iscan_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Iscan_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -6797,7 +6797,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iscatter_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iscatter_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iscatter_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Iscatter_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -6812,7 +6812,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iscatterv_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iscatterv_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Iscatterv_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Iscatterv_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -6827,7 +6827,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgather_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgather_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgather_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Neighbor_allgather_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -6842,7 +6842,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgather_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgather_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgather_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Neighbor_allgather_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -6857,7 +6857,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgatherv_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgatherv_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgatherv_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Neighbor_allgatherv_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -6872,7 +6872,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgatherv_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgatherv_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_allgatherv_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Neighbor_allgatherv_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -6887,7 +6887,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoall_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoall_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoall_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Neighbor_alltoall_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -6902,7 +6902,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoall_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoall_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoall_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Neighbor_alltoall_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -6917,7 +6917,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallv_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallv_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallv_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Neighbor_alltoallv_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -6932,7 +6932,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallv_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallv_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallv_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Neighbor_alltoallv_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -6947,7 +6947,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallw_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallw_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallw_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Neighbor_alltoallw_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -6962,7 +6962,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallw_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallw_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Neighbor_alltoallw_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Neighbor_alltoallw_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -6977,7 +6977,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Reduce_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -6992,7 +6992,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Reduce_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -7007,7 +7007,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_local_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_local_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_local_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Reduce_local_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -7022,7 +7022,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Reduce_scatter_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -7037,7 +7037,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_block_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_block_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_block_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Reduce_scatter_block_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -7052,7 +7052,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_block_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_block_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_block_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Reduce_scatter_block_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -7067,7 +7067,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Reduce_scatter_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Reduce_scatter_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -7082,7 +7082,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scan_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scan_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scan_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Scan_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -7097,7 +7097,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scan_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scan_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scan_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Scan_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -7112,7 +7112,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatter_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatter_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatter_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Scatter_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -7127,7 +7127,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatter_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatter_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatter_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Scatter_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -7142,7 +7142,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatterv_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatterv_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatterv_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Scatterv_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -7157,7 +7157,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatterv_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatterv_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Scatterv_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Scatterv_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -7172,7 +7172,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_count_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_count_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_count_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Get_count_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -7188,7 +7188,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_elements_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_elements_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_elements_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Get_elements_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -7204,7 +7204,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Pack_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -7219,7 +7219,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_external_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_external_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_external_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Pack_external_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -7235,7 +7235,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_external_size_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_external_size_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_external_size_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Pack_external_size_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -7251,7 +7251,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_size_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_size_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Pack_size_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Pack_size_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -7266,7 +7266,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_contiguous_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_contiguous_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_contiguous_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_contiguous_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -7281,7 +7281,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_darray_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_darray_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_darray_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_create_darray_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -7296,7 +7296,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_hindexed_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_hindexed_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_hindexed_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_create_hindexed_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -7311,7 +7311,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_hindexed_block_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_hindexed_block_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_hindexed_block_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_create_hindexed_block_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -7326,7 +7326,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_hvector_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_hvector_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_hvector_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_create_hvector_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -7341,7 +7341,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_indexed_block_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_indexed_block_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_indexed_block_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_create_indexed_block_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -7356,7 +7356,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_resized_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_resized_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_resized_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_create_resized_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -7371,7 +7371,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_struct_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_struct_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_struct_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_create_struct_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -7386,7 +7386,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_subarray_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_subarray_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_create_subarray_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_create_subarray_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -7401,7 +7401,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_contents_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_contents_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_contents_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_get_contents_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -7416,7 +7416,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_envelope_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_envelope_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_envelope_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_get_envelope_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -7431,7 +7431,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_extent_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_extent_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_extent_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_get_extent_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -7446,7 +7446,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_true_extent_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_true_extent_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_get_true_extent_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_get_true_extent_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -7461,7 +7461,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_indexed_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_indexed_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_indexed_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_indexed_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -7476,7 +7476,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_size_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_size_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_size_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_size_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -7491,7 +7491,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_vector_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_vector_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Type_vector_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Type_vector_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -7506,7 +7506,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Unpack_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Unpack_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Unpack_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Unpack_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -7521,7 +7521,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Unpack_external_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Unpack_external_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Unpack_external_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Unpack_external_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -7536,7 +7536,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Op_create_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Op_create_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Op_create_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Op_create_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -7551,7 +7551,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bsend_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bsend_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bsend_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Bsend_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -7566,7 +7566,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bsend_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bsend_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Bsend_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Bsend_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -7581,7 +7581,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Buffer_attach_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Buffer_attach_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Buffer_attach_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Buffer_attach_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -7596,7 +7596,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Buffer_detach_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Buffer_detach_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Buffer_detach_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Buffer_detach_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -7611,7 +7611,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ibsend_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ibsend_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ibsend_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ibsend_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -7626,7 +7626,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Imrecv_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Imrecv_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Imrecv_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Imrecv_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -7641,7 +7641,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Irecv_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Irecv_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Irecv_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Irecv_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -7656,7 +7656,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Irsend_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Irsend_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Irsend_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Irsend_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -7671,7 +7671,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Isend_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Isend_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Isend_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Isend_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -7686,7 +7686,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Isendrecv_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Isendrecv_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Isendrecv_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Isendrecv_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
@@ -7701,7 +7701,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Isendrecv_replace_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Isendrecv_replace_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Isendrecv_replace_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Isendrecv_replace_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -7716,7 +7716,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Issend_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Issend_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Issend_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Issend_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -7731,7 +7731,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Mrecv_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Mrecv_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Mrecv_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Mrecv_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -7747,7 +7747,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Recv_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Recv_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Recv_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Recv_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -7763,7 +7763,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Recv_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Recv_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Recv_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Recv_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -7778,7 +7778,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rsend_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rsend_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rsend_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Rsend_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -7793,7 +7793,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rsend_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rsend_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rsend_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Rsend_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -7808,7 +7808,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Send_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Send_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Send_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Send_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -7823,7 +7823,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Send_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Send_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Send_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Send_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -7838,7 +7838,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Sendrecv_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Sendrecv_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Sendrecv_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Sendrecv_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -7854,7 +7854,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Sendrecv_replace_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Sendrecv_replace_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Sendrecv_replace_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Sendrecv_replace_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -7870,7 +7870,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ssend_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ssend_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ssend_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ssend_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -7885,7 +7885,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ssend_init_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ssend_init_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Ssend_init_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Ssend_init_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -7900,7 +7900,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Accumulate_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Accumulate_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Accumulate_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Accumulate_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -7915,7 +7915,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Get_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -7930,7 +7930,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_accumulate_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_accumulate_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Get_accumulate_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Get_accumulate_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -7945,7 +7945,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Put_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Put_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Put_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Put_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -7960,7 +7960,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Raccumulate_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Raccumulate_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Raccumulate_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Raccumulate_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -7975,7 +7975,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rget_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rget_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rget_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Rget_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -7990,7 +7990,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rget_accumulate_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rget_accumulate_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rget_accumulate_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Rget_accumulate_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 18)
@@ -8005,7 +8005,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rput_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rput_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Rput_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Rput_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -8020,7 +8020,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_allocate_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_allocate_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_allocate_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_allocate_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -8035,7 +8035,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_allocate_shared_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_allocate_shared_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_allocate_shared_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_allocate_shared_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -8050,7 +8050,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_create_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_create_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_create_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_create_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -8065,7 +8065,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_shared_query_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_shared_query_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Win_shared_query_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Win_shared_query_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -8080,7 +8080,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_open,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_open_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_open__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_open_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -8096,7 +8096,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_close,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_close_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_close__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_close_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -8111,7 +8111,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_delete,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_delete_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_delete__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_delete_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -8127,7 +8127,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_set_size,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_set_size_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_set_size__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_set_size_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -8142,7 +8142,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_preallocate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_preallocate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_preallocate__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_preallocate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -8157,7 +8157,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_size,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_size_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_size__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_get_size_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -8172,7 +8172,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_group,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_group_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_group__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_get_group_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -8187,7 +8187,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_amode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_amode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_amode__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_get_amode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -8202,7 +8202,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_set_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_set_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_set_info__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_set_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -8217,7 +8217,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_info__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_get_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -8232,7 +8232,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_set_view,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_set_view_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_set_view__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_set_view_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -8248,7 +8248,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_view,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_view_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_view__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_get_view_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -8263,7 +8263,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_at_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -8279,7 +8279,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at_all__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_at_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -8295,7 +8295,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_at_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -8311,7 +8311,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at_all__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_at_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -8327,7 +8327,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_at,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_at_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_at__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_iread_at_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -8342,7 +8342,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_at,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_at_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_at__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_iwrite_at_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -8357,7 +8357,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -8373,7 +8373,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_all__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -8389,7 +8389,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -8405,7 +8405,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_all__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -8421,7 +8421,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_iread_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -8436,7 +8436,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_iwrite_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -8451,7 +8451,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_seek,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_seek_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_seek__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_seek_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -8466,7 +8466,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_position,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_position_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_position__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_get_position_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -8481,7 +8481,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_byte_offset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_byte_offset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_byte_offset__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_get_byte_offset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -8496,7 +8496,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_shared,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_shared_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_shared__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_shared_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -8512,7 +8512,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_shared,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_shared_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_shared__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_shared_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -8528,7 +8528,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_shared,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_shared_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_shared__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_iread_shared_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -8543,7 +8543,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_shared,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_shared_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_shared__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_iwrite_shared_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -8558,7 +8558,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_ordered,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_ordered_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_ordered__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_ordered_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -8574,7 +8574,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_ordered,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_ordered_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_ordered__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_ordered_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -8590,7 +8590,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_seek_shared,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_seek_shared_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_seek_shared__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_seek_shared_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -8605,7 +8605,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_position_shared,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_position_shared_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_position_shared__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_get_position_shared_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -8620,7 +8620,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at_all_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at_all_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at_all_begin__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_at_all_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -8635,7 +8635,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at_all_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at_all_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at_all_end__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_at_all_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -8651,7 +8651,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at_all_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at_all_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at_all_begin__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_at_all_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -8666,7 +8666,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at_all_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at_all_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at_all_end__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_at_all_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -8682,7 +8682,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_all_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_all_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_all_begin__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_all_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -8697,7 +8697,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_all_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_all_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_all_end__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_all_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -8713,7 +8713,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_all_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_all_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_all_begin__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_all_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -8728,7 +8728,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_all_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_all_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_all_end__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_all_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -8744,7 +8744,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_ordered_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_ordered_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_ordered_begin__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_ordered_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -8759,7 +8759,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_ordered_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_ordered_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_ordered_end__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_ordered_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -8775,7 +8775,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_ordered_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_ordered_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_ordered_begin__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_ordered_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -8790,7 +8790,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_ordered_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_ordered_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_ordered_end__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_ordered_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -8806,7 +8806,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_type_extent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_type_extent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_type_extent__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_get_type_extent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -8821,7 +8821,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Register_datarep,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Register_datarep_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Register_datarep__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Register_datarep_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -8837,7 +8837,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_set_atomicity,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_set_atomicity_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_set_atomicity__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_set_atomicity_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -8852,7 +8852,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_atomicity,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_atomicity_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_atomicity__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_get_atomicity_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -8867,7 +8867,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_sync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_sync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_sync__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_sync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -8882,7 +8882,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_at_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_at_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_at_all__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_iread_at_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -8897,7 +8897,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_at_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_at_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_at_all__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_iwrite_at_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -8912,7 +8912,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_all__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_iread_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -8927,7 +8927,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_all__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_iwrite_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -8942,7 +8942,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -8958,7 +8958,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_all_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_all_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_all_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_all_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -8974,7 +8974,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_all_begin_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_all_begin_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_all_begin_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_all_begin_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -8989,7 +8989,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_at_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -9005,7 +9005,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at_all_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at_all_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at_all_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_at_all_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -9021,7 +9021,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at_all_begin_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at_all_begin_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_at_all_begin_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_at_all_begin_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -9036,7 +9036,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_ordered_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_ordered_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_ordered_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_ordered_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -9052,7 +9052,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_ordered_begin_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_ordered_begin_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_ordered_begin_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_ordered_begin_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -9067,7 +9067,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_shared_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_shared_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_read_shared_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_read_shared_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -9083,7 +9083,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -9099,7 +9099,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_all_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_all_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_all_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_all_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -9115,7 +9115,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_all_begin_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_all_begin_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_all_begin_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_all_begin_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -9130,7 +9130,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_at_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -9146,7 +9146,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at_all_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at_all_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at_all_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_at_all_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -9162,7 +9162,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at_all_begin_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at_all_begin_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_at_all_begin_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_at_all_begin_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -9177,7 +9177,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_ordered_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_ordered_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_ordered_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_ordered_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -9193,7 +9193,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_ordered_begin_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_ordered_begin_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_ordered_begin_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_ordered_begin_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -9208,7 +9208,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_shared_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_shared_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_write_shared_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_write_shared_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -9224,7 +9224,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_iread_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -9239,7 +9239,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_all_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_all_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_all_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_iread_all_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -9254,7 +9254,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_at_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_at_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_at_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_iread_at_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -9269,7 +9269,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_at_all_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_at_all_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_at_all_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_iread_at_all_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -9284,7 +9284,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_shared_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_shared_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iread_shared_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_iread_shared_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -9299,7 +9299,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_iwrite_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -9314,7 +9314,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_all_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_all_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_all_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_iwrite_all_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -9329,7 +9329,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_at_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_at_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_at_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_iwrite_at_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -9344,7 +9344,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_at_all_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_at_all_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_at_all_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_iwrite_at_all_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -9359,7 +9359,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_shared_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_shared_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_iwrite_shared_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_iwrite_shared_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -9374,7 +9374,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_type_extent_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_type_extent_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_File_get_type_extent_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_File_get_type_extent_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -9389,7 +9389,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Register_datarep_c,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Register_datarep_c_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_mpich, MPI_Register_datarep_c__full,
   LTTNG_UST_TP_ARGS(const struct mpich_MPI_Register_datarep_c_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)

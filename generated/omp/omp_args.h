@@ -12,6 +12,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+/* Deprecated functions and types are wrapped like the others: using them is our job. */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 #include <omp-tools.h>
 
 #include "tracer_runtime.h"

@@ -366,6 +366,10 @@ static const struct tracer_record_member omp_record_0_members[] = {
 };
 static const struct tracer_record omp_record_0 = {"union ompt_data_t", 8, omp_record_0_members, 2};
 
+static const int64_t omp_ompt_callback_device_initialize_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot omp_ompt_callback_device_initialize_slots[] = {
     {"device_num", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"type", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -374,8 +378,16 @@ static const struct tracer_slot omp_ompt_callback_device_initialize_slots[] = {
     {"documentation", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
 
+static const int64_t omp_ompt_callback_device_finalize_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot omp_ompt_callback_device_finalize_slots[] = {
     {"device_num", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
+};
+
+static const int64_t omp_ompt_callback_device_load_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot omp_ompt_callback_device_load_slots[] = {
@@ -389,9 +401,17 @@ static const struct tracer_slot omp_ompt_callback_device_load_slots[] = {
     {"module_id", 11, 8, TRACER_SLOT_UNSIGNED, 0, -1},
 };
 
+static const int64_t omp_ompt_callback_device_unload_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot omp_ompt_callback_device_unload_slots[] = {
     {"device_num", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"module_id", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+};
+
+static const int64_t omp_ompt_callback_target_data_op_emi_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot omp_ompt_callback_target_data_op_emi_slots[] = {
@@ -418,6 +438,10 @@ static const struct tracer_field_format omp_ompt_callback_target_data_op_emi_for
     {"optype", &omp_names_8, NULL},
 };
 
+static const int64_t omp_ompt_callback_target_emi_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot omp_ompt_callback_target_emi_slots[] = {
     {"kind", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"endpoint", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -439,6 +463,10 @@ static const struct tracer_field_format omp_ompt_callback_target_emi_formats[] =
     {"target_data_vals", NULL, &omp_record_0},
 };
 
+static const int64_t omp_ompt_callback_target_submit_emi_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot omp_ompt_callback_target_submit_emi_slots[] = {
     {"endpoint", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"target_data", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -455,75 +483,75 @@ static const struct tracer_field_format omp_ompt_callback_target_submit_emi_form
 
 static const struct tracer_function_desc omp_functions[] = {
     {"ompt_callback_device_initialize", TRACER_STATUS_NONE, omp_ompt_callback_device_initialize_slots, 5, 9,
-     2,
+     2, omp_ompt_callback_device_initialize_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"ompt_callback_device_finalize", TRACER_STATUS_NONE, omp_ompt_callback_device_finalize_slots, 1, 5,
-     0,
+     0, omp_ompt_callback_device_finalize_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"ompt_callback_device_load", TRACER_STATUS_NONE, omp_ompt_callback_device_load_slots, 8, 12,
-     1,
+     1, omp_ompt_callback_device_load_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"ompt_callback_device_unload", TRACER_STATUS_NONE, omp_ompt_callback_device_unload_slots, 2, 6,
-     0,
+     0, omp_ompt_callback_device_unload_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"ompt_callback_target_data_op_emi", TRACER_STATUS_NONE, omp_ompt_callback_target_data_op_emi_slots, 12, 16,
-     0,
+     0, omp_ompt_callback_target_data_op_emi_ok_statuses, 0,
      omp_ompt_callback_target_data_op_emi_formats, 6,
      TRACER_MEANING_NONE, NULL, NULL, "optype", &omp_names_8, 7,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"ompt_callback_target_emi", TRACER_STATUS_NONE, omp_ompt_callback_target_emi_slots, 7, 11,
-     0,
+     0, omp_ompt_callback_target_emi_ok_statuses, 0,
      omp_ompt_callback_target_emi_formats, 8,
      TRACER_MEANING_NONE, NULL, NULL, "kind", &omp_names_14, 17,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"ompt_callback_target_submit_emi", TRACER_STATUS_NONE, omp_ompt_callback_target_submit_emi_slots, 5, 9,
-     0,
+     0, omp_ompt_callback_target_submit_emi_ok_statuses, 0,
      omp_ompt_callback_target_submit_emi_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"ompt_callback_target_data_op_emi:alloc", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+    {"ompt_callback_target_data_op_emi:alloc", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"ompt_callback_target_data_op_emi:transfer_to_device", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+    {"ompt_callback_target_data_op_emi:transfer_to_device", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"ompt_callback_target_data_op_emi:transfer_from_device", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+    {"ompt_callback_target_data_op_emi:transfer_from_device", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"ompt_callback_target_data_op_emi:delete", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+    {"ompt_callback_target_data_op_emi:delete", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"ompt_callback_target_data_op_emi:associate", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+    {"ompt_callback_target_data_op_emi:associate", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"ompt_callback_target_data_op_emi:disassociate", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+    {"ompt_callback_target_data_op_emi:disassociate", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"ompt_callback_target_data_op_emi:alloc_async", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+    {"ompt_callback_target_data_op_emi:alloc_async", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"ompt_callback_target_data_op_emi:transfer_to_device_async", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+    {"ompt_callback_target_data_op_emi:transfer_to_device_async", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"ompt_callback_target_data_op_emi:transfer_from_device_async", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+    {"ompt_callback_target_data_op_emi:transfer_from_device_async", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"ompt_callback_target_data_op_emi:delete_async", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+    {"ompt_callback_target_data_op_emi:delete_async", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"ompt_callback_target_emi:target", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+    {"ompt_callback_target_emi:target", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"ompt_callback_target_emi:target_enter_data", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+    {"ompt_callback_target_emi:target_enter_data", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"ompt_callback_target_emi:target_exit_data", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+    {"ompt_callback_target_emi:target_exit_data", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"ompt_callback_target_emi:target_update", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+    {"ompt_callback_target_emi:target_update", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"ompt_callback_target_emi:target_nowait", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+    {"ompt_callback_target_emi:target_nowait", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"ompt_callback_target_emi:target_enter_data_nowait", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+    {"ompt_callback_target_emi:target_enter_data_nowait", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"ompt_callback_target_emi:target_exit_data_nowait", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+    {"ompt_callback_target_emi:target_exit_data_nowait", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"ompt_callback_target_emi:target_update_nowait", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+    {"ompt_callback_target_emi:target_update_nowait", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
 };
 

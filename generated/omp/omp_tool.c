@@ -53,8 +53,8 @@ static void omp_on_ompt_callback_device_initialize(int device_num, const char *t
       tracer_record[1] = tracer_now();
       tracer_record[2] = tracer_record_ids();
       tracer_record[3] = tracer_record_call(0, 0, tracer_args.tracer_status);
-      if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_initialize_full))
-        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_initialize_full, &tracer_args, tracer_record);
+      if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_initialize__full))
+        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_initialize__full, &tracer_args, tracer_record);
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_initialize))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_initialize, tracer_record);
       else
@@ -83,8 +83,8 @@ static void omp_on_ompt_callback_device_finalize(int device_num) {
       tracer_record[1] = tracer_now();
       tracer_record[2] = tracer_record_ids();
       tracer_record[3] = tracer_record_call(1, 0, tracer_args.tracer_status);
-      if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_finalize_full))
-        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_finalize_full, &tracer_args, tracer_record);
+      if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_finalize__full))
+        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_finalize__full, &tracer_args, tracer_record);
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_finalize))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_finalize, tracer_record);
       else
@@ -130,8 +130,8 @@ static void omp_on_ompt_callback_device_load(int device_num, const char *filenam
       tracer_record[1] = tracer_now();
       tracer_record[2] = tracer_record_ids();
       tracer_record[3] = tracer_record_call(2, 0, tracer_args.tracer_status);
-      if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_load_full))
-        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_load_full, &tracer_args, tracer_record);
+      if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_load__full))
+        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_load__full, &tracer_args, tracer_record);
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_load))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_load, tracer_record);
       else
@@ -163,8 +163,8 @@ static void omp_on_ompt_callback_device_unload(int device_num, uint64_t module_i
       tracer_record[1] = tracer_now();
       tracer_record[2] = tracer_record_ids();
       tracer_record[3] = tracer_record_call(3, 0, tracer_args.tracer_status);
-      if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_unload_full))
-        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_unload_full, &tracer_args, tracer_record);
+      if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_unload__full))
+        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_unload__full, &tracer_args, tracer_record);
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_unload))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_unload, tracer_record);
       else
@@ -225,8 +225,8 @@ static void omp_on_ompt_callback_target_data_op_emi(ompt_scope_endpoint_t endpoi
       tracer_record[2] = tracer_record_ids();
       tracer_record[3] = tracer_record_call(4, 0, tracer_args.tracer_status);
       tracer_record[15] = tracer_args.host_op_id ? (uint64_t)(*tracer_args.host_op_id) : 0;
-      if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_target_data_op_emi_full))
-        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_data_op_emi_full, &tracer_args, tracer_record);
+      if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_target_data_op_emi__full))
+        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_data_op_emi__full, &tracer_args, tracer_record);
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_target_data_op_emi))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_data_op_emi, tracer_record);
       else
@@ -276,8 +276,8 @@ static void omp_on_ompt_callback_target_emi(ompt_target_t kind, ompt_scope_endpo
       tracer_record[1] = tracer_now();
       tracer_record[2] = tracer_record_ids();
       tracer_record[3] = tracer_record_call(5, 0, tracer_args.tracer_status);
-      if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_target_emi_full))
-        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_emi_full, &tracer_args, tracer_record);
+      if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_target_emi__full))
+        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_emi__full, &tracer_args, tracer_record);
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_target_emi))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_emi, tracer_record);
       else
@@ -320,8 +320,8 @@ static void omp_on_ompt_callback_target_submit_emi(ompt_scope_endpoint_t endpoin
       tracer_record[2] = tracer_record_ids();
       tracer_record[3] = tracer_record_call(6, 0, tracer_args.tracer_status);
       tracer_record[8] = tracer_args.host_op_id ? (uint64_t)(*tracer_args.host_op_id) : 0;
-      if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_target_submit_emi_full))
-        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_submit_emi_full, &tracer_args, tracer_record);
+      if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_target_submit_emi__full))
+        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_submit_emi__full, &tracer_args, tracer_record);
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_target_submit_emi))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_submit_emi, tracer_record);
       else

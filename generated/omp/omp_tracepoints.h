@@ -37,7 +37,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_device_initialize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_device_initialize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_device_initialize__full,
   LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_device_initialize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -54,7 +54,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_device_finalize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_device_finalize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_device_finalize__full,
   LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_device_finalize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -69,7 +69,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_device_load,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_device_load_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_device_load__full,
   LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_device_load_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -85,7 +85,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_device_unload,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_device_unload_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_device_unload__full,
   LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_device_unload_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -100,7 +100,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_target_data_op_emi,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_target_data_op_emi_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_target_data_op_emi__full,
   LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_target_data_op_emi_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -117,7 +117,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_target_emi,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_target_emi_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_target_emi__full,
   LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_target_emi_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -135,7 +135,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_target_submit_emi,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_target_submit_emi_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_target_submit_emi__full,
   LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_target_submit_emi_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)

@@ -33,6 +33,8 @@
 #endif
 #include <stdbool.h>
 #include <stdint.h>
+/* Deprecated functions and types are wrapped like the others: using them is our job. */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 

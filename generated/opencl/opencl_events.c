@@ -114,6 +114,11 @@ static const struct tracer_record_member opencl_record_62_members[] = {
 };
 static const struct tracer_record opencl_record_62 = {"struct _cl_mutable_base_config_khr", 32, opencl_record_62_members, 4};
 
+static const int64_t opencl_clGetPlatformIDs_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clGetPlatformIDs_slots[] = {
     {"num_entries", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"platforms", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -124,6 +129,11 @@ static const struct tracer_slot opencl_clGetPlatformIDs_slots[] = {
 
 static const struct tracer_field_format opencl_clGetPlatformIDs_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clGetPlatformInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clGetPlatformInfo_slots[] = {
@@ -140,6 +150,11 @@ static const struct tracer_field_format opencl_clGetPlatformInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clGetDeviceIDs_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clGetDeviceIDs_slots[] = {
     {"platform", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"device_type", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -154,6 +169,11 @@ static const struct tracer_field_format opencl_clGetDeviceIDs_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clGetDeviceInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clGetDeviceInfo_slots[] = {
     {"device", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -166,6 +186,11 @@ static const struct tracer_slot opencl_clGetDeviceInfo_slots[] = {
 
 static const struct tracer_field_format opencl_clGetDeviceInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCreateSubDevices_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCreateSubDevices_slots[] = {
@@ -183,6 +208,11 @@ static const struct tracer_field_format opencl_clCreateSubDevices_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clRetainDevice_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clRetainDevice_slots[] = {
     {"device", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -190,6 +220,11 @@ static const struct tracer_slot opencl_clRetainDevice_slots[] = {
 
 static const struct tracer_field_format opencl_clRetainDevice_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clReleaseDevice_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clReleaseDevice_slots[] = {
@@ -201,6 +236,11 @@ static const struct tracer_field_format opencl_clReleaseDevice_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clSetDefaultDeviceCommandQueue_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clSetDefaultDeviceCommandQueue_slots[] = {
     {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"device", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -210,6 +250,11 @@ static const struct tracer_slot opencl_clSetDefaultDeviceCommandQueue_slots[] = 
 
 static const struct tracer_field_format opencl_clSetDefaultDeviceCommandQueue_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clGetDeviceAndHostTimer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clGetDeviceAndHostTimer_slots[] = {
@@ -225,6 +270,11 @@ static const struct tracer_field_format opencl_clGetDeviceAndHostTimer_formats[]
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clGetHostTimer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clGetHostTimer_slots[] = {
     {"device", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"host_timestamp", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -234,6 +284,11 @@ static const struct tracer_slot opencl_clGetHostTimer_slots[] = {
 
 static const struct tracer_field_format opencl_clGetHostTimer_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCreateContext_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCreateContext_slots[] = {
@@ -253,6 +308,11 @@ static const struct tracer_field_format opencl_clCreateContext_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clCreateContextFromType_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clCreateContextFromType_slots[] = {
     {"properties", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"device_type", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -269,6 +329,11 @@ static const struct tracer_field_format opencl_clCreateContextFromType_formats[]
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clRetainContext_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clRetainContext_slots[] = {
     {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -278,6 +343,11 @@ static const struct tracer_field_format opencl_clRetainContext_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clReleaseContext_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clReleaseContext_slots[] = {
     {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -285,6 +355,11 @@ static const struct tracer_slot opencl_clReleaseContext_slots[] = {
 
 static const struct tracer_field_format opencl_clReleaseContext_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clGetContextInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clGetContextInfo_slots[] = {
@@ -301,6 +376,11 @@ static const struct tracer_field_format opencl_clGetContextInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clSetContextDestructorCallback_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clSetContextDestructorCallback_slots[] = {
     {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pfn_notify", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -310,6 +390,11 @@ static const struct tracer_slot opencl_clSetContextDestructorCallback_slots[] = 
 
 static const struct tracer_field_format opencl_clSetContextDestructorCallback_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCreateCommandQueueWithProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCreateCommandQueueWithProperties_slots[] = {
@@ -327,6 +412,11 @@ static const struct tracer_field_format opencl_clCreateCommandQueueWithPropertie
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clRetainCommandQueue_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clRetainCommandQueue_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -336,6 +426,11 @@ static const struct tracer_field_format opencl_clRetainCommandQueue_formats[] = 
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clReleaseCommandQueue_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clReleaseCommandQueue_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -343,6 +438,11 @@ static const struct tracer_slot opencl_clReleaseCommandQueue_slots[] = {
 
 static const struct tracer_field_format opencl_clReleaseCommandQueue_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clGetCommandQueueInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clGetCommandQueueInfo_slots[] = {
@@ -357,6 +457,11 @@ static const struct tracer_slot opencl_clGetCommandQueueInfo_slots[] = {
 
 static const struct tracer_field_format opencl_clGetCommandQueueInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCreateBuffer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCreateBuffer_slots[] = {
@@ -375,6 +480,11 @@ static const struct tracer_field_format opencl_clCreateBuffer_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clCreateSubBuffer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clCreateSubBuffer_slots[] = {
     {"buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flags", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -389,6 +499,11 @@ static const struct tracer_slot opencl_clCreateSubBuffer_slots[] = {
 static const struct tracer_field_format opencl_clCreateSubBuffer_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"errcode_ret_val", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCreateImage_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCreateImage_slots[] = {
@@ -412,6 +527,11 @@ static const struct tracer_field_format opencl_clCreateImage_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clCreatePipe_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clCreatePipe_slots[] = {
     {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flags", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -429,6 +549,11 @@ static const struct tracer_field_format opencl_clCreatePipe_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clCreateBufferWithProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clCreateBufferWithProperties_slots[] = {
     {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"properties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -444,6 +569,11 @@ static const struct tracer_slot opencl_clCreateBufferWithProperties_slots[] = {
 static const struct tracer_field_format opencl_clCreateBufferWithProperties_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"errcode_ret_val", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCreateImageWithProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCreateImageWithProperties_slots[] = {
@@ -468,6 +598,11 @@ static const struct tracer_field_format opencl_clCreateImageWithProperties_forma
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clRetainMemObject_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clRetainMemObject_slots[] = {
     {"memobj", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -477,6 +612,11 @@ static const struct tracer_field_format opencl_clRetainMemObject_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clReleaseMemObject_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clReleaseMemObject_slots[] = {
     {"memobj", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -484,6 +624,11 @@ static const struct tracer_slot opencl_clReleaseMemObject_slots[] = {
 
 static const struct tracer_field_format opencl_clReleaseMemObject_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clGetSupportedImageFormats_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clGetSupportedImageFormats_slots[] = {
@@ -503,6 +648,11 @@ static const struct tracer_field_format opencl_clGetSupportedImageFormats_format
     {"image_formats_vals", NULL, &opencl_record_53},
 };
 
+static const int64_t opencl_clGetMemObjectInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clGetMemObjectInfo_slots[] = {
     {"memobj", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -515,6 +665,11 @@ static const struct tracer_slot opencl_clGetMemObjectInfo_slots[] = {
 
 static const struct tracer_field_format opencl_clGetMemObjectInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clGetImageInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clGetImageInfo_slots[] = {
@@ -531,6 +686,11 @@ static const struct tracer_field_format opencl_clGetImageInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clGetPipeInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clGetPipeInfo_slots[] = {
     {"pipe", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -545,6 +705,11 @@ static const struct tracer_field_format opencl_clGetPipeInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clSetMemObjectDestructorCallback_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clSetMemObjectDestructorCallback_slots[] = {
     {"memobj", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pfn_notify", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -556,6 +721,10 @@ static const struct tracer_field_format opencl_clSetMemObjectDestructorCallback_
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clSVMAlloc_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clSVMAlloc_slots[] = {
     {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flags", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -564,9 +733,18 @@ static const struct tracer_slot opencl_clSVMAlloc_slots[] = {
     {"result", 8, 8, TRACER_SLOT_ADDRESS, 1, -1},
 };
 
+static const int64_t opencl_clSVMFree_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clSVMFree_slots[] = {
     {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"svm_pointer", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t opencl_clCreateSamplerWithProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCreateSamplerWithProperties_slots[] = {
@@ -583,6 +761,11 @@ static const struct tracer_field_format opencl_clCreateSamplerWithProperties_for
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clRetainSampler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clRetainSampler_slots[] = {
     {"sampler", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -592,6 +775,11 @@ static const struct tracer_field_format opencl_clRetainSampler_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clReleaseSampler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clReleaseSampler_slots[] = {
     {"sampler", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -599,6 +787,11 @@ static const struct tracer_slot opencl_clReleaseSampler_slots[] = {
 
 static const struct tracer_field_format opencl_clReleaseSampler_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clGetSamplerInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clGetSamplerInfo_slots[] = {
@@ -615,6 +808,11 @@ static const struct tracer_field_format opencl_clGetSamplerInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clCreateProgramWithSource_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clCreateProgramWithSource_slots[] = {
     {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -629,6 +827,11 @@ static const struct tracer_slot opencl_clCreateProgramWithSource_slots[] = {
 static const struct tracer_field_format opencl_clCreateProgramWithSource_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"errcode_ret_val", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCreateProgramWithBinary_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCreateProgramWithBinary_slots[] = {
@@ -649,6 +852,11 @@ static const struct tracer_field_format opencl_clCreateProgramWithBinary_formats
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clCreateProgramWithBuiltInKernels_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clCreateProgramWithBuiltInKernels_slots[] = {
     {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"num_devices", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -663,6 +871,11 @@ static const struct tracer_slot opencl_clCreateProgramWithBuiltInKernels_slots[]
 static const struct tracer_field_format opencl_clCreateProgramWithBuiltInKernels_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"errcode_ret_val", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCreateProgramWithIL_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCreateProgramWithIL_slots[] = {
@@ -680,6 +893,11 @@ static const struct tracer_field_format opencl_clCreateProgramWithIL_formats[] =
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clRetainProgram_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clRetainProgram_slots[] = {
     {"program", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -689,6 +907,11 @@ static const struct tracer_field_format opencl_clRetainProgram_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clReleaseProgram_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clReleaseProgram_slots[] = {
     {"program", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -696,6 +919,11 @@ static const struct tracer_slot opencl_clReleaseProgram_slots[] = {
 
 static const struct tracer_field_format opencl_clReleaseProgram_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clBuildProgram_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clBuildProgram_slots[] = {
@@ -710,6 +938,11 @@ static const struct tracer_slot opencl_clBuildProgram_slots[] = {
 
 static const struct tracer_field_format opencl_clBuildProgram_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCompileProgram_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCompileProgram_slots[] = {
@@ -728,6 +961,11 @@ static const struct tracer_slot opencl_clCompileProgram_slots[] = {
 
 static const struct tracer_field_format opencl_clCompileProgram_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clLinkProgram_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clLinkProgram_slots[] = {
@@ -750,6 +988,11 @@ static const struct tracer_field_format opencl_clLinkProgram_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clSetProgramReleaseCallback_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clSetProgramReleaseCallback_slots[] = {
     {"program", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pfn_notify", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -759,6 +1002,11 @@ static const struct tracer_slot opencl_clSetProgramReleaseCallback_slots[] = {
 
 static const struct tracer_field_format opencl_clSetProgramReleaseCallback_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clSetProgramSpecializationConstant_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clSetProgramSpecializationConstant_slots[] = {
@@ -773,6 +1021,11 @@ static const struct tracer_field_format opencl_clSetProgramSpecializationConstan
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clUnloadPlatformCompiler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clUnloadPlatformCompiler_slots[] = {
     {"platform", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -780,6 +1033,11 @@ static const struct tracer_slot opencl_clUnloadPlatformCompiler_slots[] = {
 
 static const struct tracer_field_format opencl_clUnloadPlatformCompiler_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clGetProgramInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clGetProgramInfo_slots[] = {
@@ -794,6 +1052,11 @@ static const struct tracer_slot opencl_clGetProgramInfo_slots[] = {
 
 static const struct tracer_field_format opencl_clGetProgramInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clGetProgramBuildInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clGetProgramBuildInfo_slots[] = {
@@ -811,6 +1074,11 @@ static const struct tracer_field_format opencl_clGetProgramBuildInfo_formats[] =
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clCreateKernel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clCreateKernel_slots[] = {
     {"program", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"kernel_name", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -823,6 +1091,11 @@ static const struct tracer_slot opencl_clCreateKernel_slots[] = {
 static const struct tracer_field_format opencl_clCreateKernel_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"errcode_ret_val", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCreateKernelsInProgram_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCreateKernelsInProgram_slots[] = {
@@ -838,6 +1111,11 @@ static const struct tracer_field_format opencl_clCreateKernelsInProgram_formats[
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clCloneKernel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clCloneKernel_slots[] = {
     {"source_kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"errcode_ret", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -851,6 +1129,11 @@ static const struct tracer_field_format opencl_clCloneKernel_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clRetainKernel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clRetainKernel_slots[] = {
     {"kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -860,6 +1143,11 @@ static const struct tracer_field_format opencl_clRetainKernel_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clReleaseKernel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clReleaseKernel_slots[] = {
     {"kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -867,6 +1155,11 @@ static const struct tracer_slot opencl_clReleaseKernel_slots[] = {
 
 static const struct tracer_field_format opencl_clReleaseKernel_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clSetKernelArg_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clSetKernelArg_slots[] = {
@@ -881,6 +1174,11 @@ static const struct tracer_field_format opencl_clSetKernelArg_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clSetKernelArgSVMPointer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clSetKernelArgSVMPointer_slots[] = {
     {"kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"arg_index", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -890,6 +1188,11 @@ static const struct tracer_slot opencl_clSetKernelArgSVMPointer_slots[] = {
 
 static const struct tracer_field_format opencl_clSetKernelArgSVMPointer_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clSetKernelExecInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clSetKernelExecInfo_slots[] = {
@@ -904,6 +1207,11 @@ static const struct tracer_field_format opencl_clSetKernelExecInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clGetKernelInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clGetKernelInfo_slots[] = {
     {"kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -916,6 +1224,11 @@ static const struct tracer_slot opencl_clGetKernelInfo_slots[] = {
 
 static const struct tracer_field_format opencl_clGetKernelInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clGetKernelArgInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clGetKernelArgInfo_slots[] = {
@@ -933,6 +1246,11 @@ static const struct tracer_field_format opencl_clGetKernelArgInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clGetKernelWorkGroupInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clGetKernelWorkGroupInfo_slots[] = {
     {"kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"device", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -946,6 +1264,11 @@ static const struct tracer_slot opencl_clGetKernelWorkGroupInfo_slots[] = {
 
 static const struct tracer_field_format opencl_clGetKernelWorkGroupInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clGetKernelSubGroupInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clGetKernelSubGroupInfo_slots[] = {
@@ -965,6 +1288,11 @@ static const struct tracer_field_format opencl_clGetKernelSubGroupInfo_formats[]
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clWaitForEvents_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clWaitForEvents_slots[] = {
     {"num_events", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"event_list", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -973,6 +1301,11 @@ static const struct tracer_slot opencl_clWaitForEvents_slots[] = {
 
 static const struct tracer_field_format opencl_clWaitForEvents_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clGetEventInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clGetEventInfo_slots[] = {
@@ -989,6 +1322,11 @@ static const struct tracer_field_format opencl_clGetEventInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clCreateUserEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clCreateUserEvent_slots[] = {
     {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"errcode_ret", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1002,6 +1340,11 @@ static const struct tracer_field_format opencl_clCreateUserEvent_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clRetainEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clRetainEvent_slots[] = {
     {"event", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -1011,6 +1354,11 @@ static const struct tracer_field_format opencl_clRetainEvent_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clReleaseEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clReleaseEvent_slots[] = {
     {"event", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -1018,6 +1366,11 @@ static const struct tracer_slot opencl_clReleaseEvent_slots[] = {
 
 static const struct tracer_field_format opencl_clReleaseEvent_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clSetUserEventStatus_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clSetUserEventStatus_slots[] = {
@@ -1030,6 +1383,11 @@ static const struct tracer_field_format opencl_clSetUserEventStatus_formats[] = 
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clSetEventCallback_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clSetEventCallback_slots[] = {
     {"event", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"command_exec_callback_type", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1040,6 +1398,11 @@ static const struct tracer_slot opencl_clSetEventCallback_slots[] = {
 
 static const struct tracer_field_format opencl_clSetEventCallback_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clGetEventProfilingInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clGetEventProfilingInfo_slots[] = {
@@ -1056,6 +1419,11 @@ static const struct tracer_field_format opencl_clGetEventProfilingInfo_formats[]
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clFlush_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clFlush_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -1065,6 +1433,11 @@ static const struct tracer_field_format opencl_clFlush_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clFinish_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clFinish_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -1072,6 +1445,11 @@ static const struct tracer_slot opencl_clFinish_slots[] = {
 
 static const struct tracer_field_format opencl_clFinish_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueReadBuffer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueReadBuffer_slots[] = {
@@ -1090,6 +1468,11 @@ static const struct tracer_slot opencl_clEnqueueReadBuffer_slots[] = {
 
 static const struct tracer_field_format opencl_clEnqueueReadBuffer_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueReadBufferRect_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueReadBufferRect_slots[] = {
@@ -1115,6 +1498,11 @@ static const struct tracer_field_format opencl_clEnqueueReadBufferRect_formats[]
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueWriteBuffer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueWriteBuffer_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buffer", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1131,6 +1519,11 @@ static const struct tracer_slot opencl_clEnqueueWriteBuffer_slots[] = {
 
 static const struct tracer_field_format opencl_clEnqueueWriteBuffer_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueWriteBufferRect_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueWriteBufferRect_slots[] = {
@@ -1156,6 +1549,11 @@ static const struct tracer_field_format opencl_clEnqueueWriteBufferRect_formats[
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueFillBuffer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueFillBuffer_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buffer", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1174,6 +1572,11 @@ static const struct tracer_field_format opencl_clEnqueueFillBuffer_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueCopyBuffer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueCopyBuffer_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"src_buffer", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1190,6 +1593,11 @@ static const struct tracer_slot opencl_clEnqueueCopyBuffer_slots[] = {
 
 static const struct tracer_field_format opencl_clEnqueueCopyBuffer_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueCopyBufferRect_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueCopyBufferRect_slots[] = {
@@ -1214,6 +1622,11 @@ static const struct tracer_field_format opencl_clEnqueueCopyBufferRect_formats[]
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueReadImage_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueReadImage_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"image", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1232,6 +1645,11 @@ static const struct tracer_slot opencl_clEnqueueReadImage_slots[] = {
 
 static const struct tracer_field_format opencl_clEnqueueReadImage_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueWriteImage_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueWriteImage_slots[] = {
@@ -1254,6 +1672,11 @@ static const struct tracer_field_format opencl_clEnqueueWriteImage_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueFillImage_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueFillImage_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"image", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1269,6 +1692,11 @@ static const struct tracer_slot opencl_clEnqueueFillImage_slots[] = {
 
 static const struct tracer_field_format opencl_clEnqueueFillImage_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueCopyImage_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueCopyImage_slots[] = {
@@ -1289,6 +1717,11 @@ static const struct tracer_field_format opencl_clEnqueueCopyImage_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueCopyImageToBuffer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueCopyImageToBuffer_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"src_image", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1307,6 +1740,11 @@ static const struct tracer_field_format opencl_clEnqueueCopyImageToBuffer_format
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueCopyBufferToImage_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueCopyBufferToImage_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"src_buffer", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1323,6 +1761,11 @@ static const struct tracer_slot opencl_clEnqueueCopyBufferToImage_slots[] = {
 
 static const struct tracer_field_format opencl_clEnqueueCopyBufferToImage_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueMapBuffer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueMapBuffer_slots[] = {
@@ -1345,6 +1788,11 @@ static const struct tracer_slot opencl_clEnqueueMapBuffer_slots[] = {
 static const struct tracer_field_format opencl_clEnqueueMapBuffer_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"errcode_ret_val", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueMapImage_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueMapImage_slots[] = {
@@ -1373,6 +1821,11 @@ static const struct tracer_field_format opencl_clEnqueueMapImage_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueUnmapMemObject_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueUnmapMemObject_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"memobj", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1386,6 +1839,11 @@ static const struct tracer_slot opencl_clEnqueueUnmapMemObject_slots[] = {
 
 static const struct tracer_field_format opencl_clEnqueueUnmapMemObject_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueMigrateMemObjects_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueMigrateMemObjects_slots[] = {
@@ -1404,6 +1862,11 @@ static const struct tracer_field_format opencl_clEnqueueMigrateMemObjects_format
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueNDRangeKernel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueNDRangeKernel_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"kernel", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1420,6 +1883,11 @@ static const struct tracer_slot opencl_clEnqueueNDRangeKernel_slots[] = {
 
 static const struct tracer_field_format opencl_clEnqueueNDRangeKernel_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueNativeKernel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueNativeKernel_slots[] = {
@@ -1442,6 +1910,11 @@ static const struct tracer_field_format opencl_clEnqueueNativeKernel_formats[] =
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueMarkerWithWaitList_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueMarkerWithWaitList_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"num_events_in_wait_list", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -1455,6 +1928,11 @@ static const struct tracer_field_format opencl_clEnqueueMarkerWithWaitList_forma
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueBarrierWithWaitList_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueBarrierWithWaitList_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"num_events_in_wait_list", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -1466,6 +1944,11 @@ static const struct tracer_slot opencl_clEnqueueBarrierWithWaitList_slots[] = {
 
 static const struct tracer_field_format opencl_clEnqueueBarrierWithWaitList_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueSVMFree_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueSVMFree_slots[] = {
@@ -1485,6 +1968,11 @@ static const struct tracer_field_format opencl_clEnqueueSVMFree_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueSVMMemcpy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueSVMMemcpy_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"blocking_copy", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -1500,6 +1988,11 @@ static const struct tracer_slot opencl_clEnqueueSVMMemcpy_slots[] = {
 
 static const struct tracer_field_format opencl_clEnqueueSVMMemcpy_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueSVMMemFill_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueSVMMemFill_slots[] = {
@@ -1519,6 +2012,11 @@ static const struct tracer_field_format opencl_clEnqueueSVMMemFill_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueSVMMap_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueSVMMap_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"blocking_map", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -1536,6 +2034,11 @@ static const struct tracer_field_format opencl_clEnqueueSVMMap_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueSVMUnmap_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueSVMUnmap_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"svm_ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1548,6 +2051,11 @@ static const struct tracer_slot opencl_clEnqueueSVMUnmap_slots[] = {
 
 static const struct tracer_field_format opencl_clEnqueueSVMUnmap_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueSVMMigrateMem_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueSVMMigrateMem_slots[] = {
@@ -1568,10 +2076,19 @@ static const struct tracer_field_format opencl_clEnqueueSVMMigrateMem_formats[] 
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clGetExtensionFunctionAddressForPlatform_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clGetExtensionFunctionAddressForPlatform_slots[] = {
     {"platform", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"func_name", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 6, 8, TRACER_SLOT_ADDRESS, 1, -1},
+};
+
+static const int64_t opencl_clSetCommandQueueProperty_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clSetCommandQueueProperty_slots[] = {
@@ -1585,6 +2102,11 @@ static const struct tracer_slot opencl_clSetCommandQueueProperty_slots[] = {
 
 static const struct tracer_field_format opencl_clSetCommandQueueProperty_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCreateImage2D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCreateImage2D_slots[] = {
@@ -1606,6 +2128,11 @@ static const struct tracer_field_format opencl_clCreateImage2D_formats[] = {
     {"image_format_bytes", NULL, &opencl_record_53},
     {"image_format_vals", NULL, &opencl_record_53},
     {"errcode_ret_val", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCreateImage3D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCreateImage3D_slots[] = {
@@ -1631,6 +2158,11 @@ static const struct tracer_field_format opencl_clCreateImage3D_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueMarker_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueMarker_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"event", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1640,6 +2172,11 @@ static const struct tracer_slot opencl_clEnqueueMarker_slots[] = {
 
 static const struct tracer_field_format opencl_clEnqueueMarker_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueWaitForEvents_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueWaitForEvents_slots[] = {
@@ -1653,6 +2190,11 @@ static const struct tracer_field_format opencl_clEnqueueWaitForEvents_formats[] 
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueBarrier_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueBarrier_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -1660,6 +2202,11 @@ static const struct tracer_slot opencl_clEnqueueBarrier_slots[] = {
 
 static const struct tracer_field_format opencl_clEnqueueBarrier_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clUnloadCompiler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clUnloadCompiler_slots[] = {
@@ -1670,9 +2217,18 @@ static const struct tracer_field_format opencl_clUnloadCompiler_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clGetExtensionFunctionAddress_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clGetExtensionFunctionAddress_slots[] = {
     {"func_name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 5, 8, TRACER_SLOT_ADDRESS, 1, -1},
+};
+
+static const int64_t opencl_clCreateCommandQueue_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCreateCommandQueue_slots[] = {
@@ -1688,6 +2244,11 @@ static const struct tracer_slot opencl_clCreateCommandQueue_slots[] = {
 static const struct tracer_field_format opencl_clCreateCommandQueue_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"errcode_ret_val", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCreateSampler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCreateSampler_slots[] = {
@@ -1706,6 +2267,11 @@ static const struct tracer_field_format opencl_clCreateSampler_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueTask_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueTask_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"kernel", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1718,6 +2284,11 @@ static const struct tracer_slot opencl_clEnqueueTask_slots[] = {
 
 static const struct tracer_field_format opencl_clEnqueueTask_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCreateCommandBufferKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCreateCommandBufferKHR_slots[] = {
@@ -1735,6 +2306,11 @@ static const struct tracer_field_format opencl_clCreateCommandBufferKHR_formats[
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clFinalizeCommandBufferKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clFinalizeCommandBufferKHR_slots[] = {
     {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -1742,6 +2318,11 @@ static const struct tracer_slot opencl_clFinalizeCommandBufferKHR_slots[] = {
 
 static const struct tracer_field_format opencl_clFinalizeCommandBufferKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clRetainCommandBufferKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clRetainCommandBufferKHR_slots[] = {
@@ -1753,6 +2334,11 @@ static const struct tracer_field_format opencl_clRetainCommandBufferKHR_formats[
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clReleaseCommandBufferKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clReleaseCommandBufferKHR_slots[] = {
     {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -1760,6 +2346,11 @@ static const struct tracer_slot opencl_clReleaseCommandBufferKHR_slots[] = {
 
 static const struct tracer_field_format opencl_clReleaseCommandBufferKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueCommandBufferKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueCommandBufferKHR_slots[] = {
@@ -1778,6 +2369,11 @@ static const struct tracer_field_format opencl_clEnqueueCommandBufferKHR_formats
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clCommandBarrierWithWaitListKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clCommandBarrierWithWaitListKHR_slots[] = {
     {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"command_queue", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1792,6 +2388,11 @@ static const struct tracer_slot opencl_clCommandBarrierWithWaitListKHR_slots[] =
 
 static const struct tracer_field_format opencl_clCommandBarrierWithWaitListKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCommandCopyBufferKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCommandCopyBufferKHR_slots[] = {
@@ -1813,6 +2414,11 @@ static const struct tracer_slot opencl_clCommandCopyBufferKHR_slots[] = {
 
 static const struct tracer_field_format opencl_clCommandCopyBufferKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCommandCopyBufferRectKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCommandCopyBufferRectKHR_slots[] = {
@@ -1840,6 +2446,11 @@ static const struct tracer_field_format opencl_clCommandCopyBufferRectKHR_format
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clCommandCopyBufferToImageKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clCommandCopyBufferToImageKHR_slots[] = {
     {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"command_queue", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1859,6 +2470,11 @@ static const struct tracer_slot opencl_clCommandCopyBufferToImageKHR_slots[] = {
 
 static const struct tracer_field_format opencl_clCommandCopyBufferToImageKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCommandCopyImageKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCommandCopyImageKHR_slots[] = {
@@ -1882,6 +2498,11 @@ static const struct tracer_field_format opencl_clCommandCopyImageKHR_formats[] =
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clCommandCopyImageToBufferKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clCommandCopyImageToBufferKHR_slots[] = {
     {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"command_queue", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1901,6 +2522,11 @@ static const struct tracer_slot opencl_clCommandCopyImageToBufferKHR_slots[] = {
 
 static const struct tracer_field_format opencl_clCommandCopyImageToBufferKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCommandFillBufferKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCommandFillBufferKHR_slots[] = {
@@ -1924,6 +2550,11 @@ static const struct tracer_field_format opencl_clCommandFillBufferKHR_formats[] 
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clCommandFillImageKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clCommandFillImageKHR_slots[] = {
     {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"command_queue", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1942,6 +2573,11 @@ static const struct tracer_slot opencl_clCommandFillImageKHR_slots[] = {
 
 static const struct tracer_field_format opencl_clCommandFillImageKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCommandNDRangeKernelKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCommandNDRangeKernelKHR_slots[] = {
@@ -1966,6 +2602,11 @@ static const struct tracer_field_format opencl_clCommandNDRangeKernelKHR_formats
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clGetCommandBufferInfoKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clGetCommandBufferInfoKHR_slots[] = {
     {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -1980,6 +2621,11 @@ static const struct tracer_field_format opencl_clGetCommandBufferInfoKHR_formats
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clUpdateMutableCommandsKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clUpdateMutableCommandsKHR_slots[] = {
     {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"mutable_config", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1990,6 +2636,11 @@ static const struct tracer_field_format opencl_clUpdateMutableCommandsKHR_format
     {"result", &opencl_status_names, NULL},
     {"mutable_config_bytes", NULL, &opencl_record_62},
     {"mutable_config_vals", NULL, &opencl_record_62},
+};
+
+static const int64_t opencl_clGetMutableCommandInfoKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clGetMutableCommandInfoKHR_slots[] = {
@@ -2006,6 +2657,11 @@ static const struct tracer_field_format opencl_clGetMutableCommandInfoKHR_format
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clSetMemObjectDestructorAPPLE_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clSetMemObjectDestructorAPPLE_slots[] = {
     {"memobj", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pfn_notify", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2017,11 +2673,19 @@ static const struct tracer_field_format opencl_clSetMemObjectDestructorAPPLE_for
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clLogMessagesToSystemLogAPPLE_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clLogMessagesToSystemLogAPPLE_slots[] = {
     {"errstr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"private_info", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"cb", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"user_data", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t opencl_clLogMessagesToStdoutAPPLE_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clLogMessagesToStdoutAPPLE_slots[] = {
@@ -2031,11 +2695,20 @@ static const struct tracer_slot opencl_clLogMessagesToStdoutAPPLE_slots[] = {
     {"user_data", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
 
+static const int64_t opencl_clLogMessagesToStderrAPPLE_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clLogMessagesToStderrAPPLE_slots[] = {
     {"errstr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"private_info", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"cb", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"user_data", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t opencl_clIcdGetPlatformIDsKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clIcdGetPlatformIDsKHR_slots[] = {
@@ -2049,6 +2722,11 @@ static const struct tracer_slot opencl_clIcdGetPlatformIDsKHR_slots[] = {
 
 static const struct tracer_field_format opencl_clIcdGetPlatformIDsKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCreateProgramWithILKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCreateProgramWithILKHR_slots[] = {
@@ -2066,6 +2744,11 @@ static const struct tracer_field_format opencl_clCreateProgramWithILKHR_formats[
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clTerminateContextKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clTerminateContextKHR_slots[] = {
     {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -2073,6 +2756,11 @@ static const struct tracer_slot opencl_clTerminateContextKHR_slots[] = {
 
 static const struct tracer_field_format opencl_clTerminateContextKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCreateCommandQueueWithPropertiesKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCreateCommandQueueWithPropertiesKHR_slots[] = {
@@ -2090,6 +2778,11 @@ static const struct tracer_field_format opencl_clCreateCommandQueueWithPropertie
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clReleaseDeviceEXT_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clReleaseDeviceEXT_slots[] = {
     {"device", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -2099,6 +2792,11 @@ static const struct tracer_field_format opencl_clReleaseDeviceEXT_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clRetainDeviceEXT_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clRetainDeviceEXT_slots[] = {
     {"device", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -2106,6 +2804,11 @@ static const struct tracer_slot opencl_clRetainDeviceEXT_slots[] = {
 
 static const struct tracer_field_format opencl_clRetainDeviceEXT_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCreateSubDevicesEXT_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCreateSubDevicesEXT_slots[] = {
@@ -2123,6 +2826,11 @@ static const struct tracer_field_format opencl_clCreateSubDevicesEXT_formats[] =
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueMigrateMemObjectEXT_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueMigrateMemObjectEXT_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"num_mem_objects", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2137,6 +2845,11 @@ static const struct tracer_slot opencl_clEnqueueMigrateMemObjectEXT_slots[] = {
 
 static const struct tracer_field_format opencl_clEnqueueMigrateMemObjectEXT_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clGetDeviceImageInfoQCOM_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clGetDeviceImageInfoQCOM_slots[] = {
@@ -2158,6 +2871,11 @@ static const struct tracer_field_format opencl_clGetDeviceImageInfoQCOM_formats[
     {"image_format_vals", NULL, &opencl_record_53},
 };
 
+static const int64_t opencl_clEnqueueAcquireGrallocObjectsIMG_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueAcquireGrallocObjectsIMG_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"num_objects", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2173,6 +2891,11 @@ static const struct tracer_field_format opencl_clEnqueueAcquireGrallocObjectsIMG
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueReleaseGrallocObjectsIMG_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueReleaseGrallocObjectsIMG_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"num_objects", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2186,6 +2909,11 @@ static const struct tracer_slot opencl_clEnqueueReleaseGrallocObjectsIMG_slots[]
 
 static const struct tracer_field_format opencl_clEnqueueReleaseGrallocObjectsIMG_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueGenerateMipmapIMG_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueGenerateMipmapIMG_slots[] = {
@@ -2206,6 +2934,11 @@ static const struct tracer_field_format opencl_clEnqueueGenerateMipmapIMG_format
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clGetKernelSubGroupInfoKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clGetKernelSubGroupInfoKHR_slots[] = {
     {"in_kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"in_device", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2223,6 +2956,11 @@ static const struct tracer_field_format opencl_clGetKernelSubGroupInfoKHR_format
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clGetKernelSuggestedLocalWorkSizeKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clGetKernelSuggestedLocalWorkSizeKHR_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"kernel", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2236,6 +2974,11 @@ static const struct tracer_slot opencl_clGetKernelSuggestedLocalWorkSizeKHR_slot
 
 static const struct tracer_field_format opencl_clGetKernelSuggestedLocalWorkSizeKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueAcquireExternalMemObjectsKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueAcquireExternalMemObjectsKHR_slots[] = {
@@ -2253,6 +2996,11 @@ static const struct tracer_field_format opencl_clEnqueueAcquireExternalMemObject
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueReleaseExternalMemObjectsKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueReleaseExternalMemObjectsKHR_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"num_mem_objects", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2266,6 +3014,11 @@ static const struct tracer_slot opencl_clEnqueueReleaseExternalMemObjectsKHR_slo
 
 static const struct tracer_field_format opencl_clEnqueueReleaseExternalMemObjectsKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clGetSemaphoreHandleForTypeKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clGetSemaphoreHandleForTypeKHR_slots[] = {
@@ -2283,6 +3036,11 @@ static const struct tracer_field_format opencl_clGetSemaphoreHandleForTypeKHR_fo
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clCreateSemaphoreWithPropertiesKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clCreateSemaphoreWithPropertiesKHR_slots[] = {
     {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sema_props", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2295,6 +3053,11 @@ static const struct tracer_slot opencl_clCreateSemaphoreWithPropertiesKHR_slots[
 static const struct tracer_field_format opencl_clCreateSemaphoreWithPropertiesKHR_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"errcode_ret_val", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueWaitSemaphoresKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueWaitSemaphoresKHR_slots[] = {
@@ -2313,6 +3076,11 @@ static const struct tracer_field_format opencl_clEnqueueWaitSemaphoresKHR_format
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueSignalSemaphoresKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueSignalSemaphoresKHR_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"num_sema_objects", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2329,6 +3097,11 @@ static const struct tracer_field_format opencl_clEnqueueSignalSemaphoresKHR_form
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clGetSemaphoreInfoKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clGetSemaphoreInfoKHR_slots[] = {
     {"sema_object", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2343,6 +3116,11 @@ static const struct tracer_field_format opencl_clGetSemaphoreInfoKHR_formats[] =
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clReleaseSemaphoreKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clReleaseSemaphoreKHR_slots[] = {
     {"sema_object", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -2352,6 +3130,11 @@ static const struct tracer_field_format opencl_clReleaseSemaphoreKHR_formats[] =
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clRetainSemaphoreKHR_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clRetainSemaphoreKHR_slots[] = {
     {"sema_object", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -2359,6 +3142,11 @@ static const struct tracer_slot opencl_clRetainSemaphoreKHR_slots[] = {
 
 static const struct tracer_field_format opencl_clRetainSemaphoreKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clImportMemoryARM_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clImportMemoryARM_slots[] = {
@@ -2378,6 +3166,10 @@ static const struct tracer_field_format opencl_clImportMemoryARM_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clSVMAllocARM_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clSVMAllocARM_slots[] = {
     {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flags", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2386,9 +3178,18 @@ static const struct tracer_slot opencl_clSVMAllocARM_slots[] = {
     {"result", 8, 8, TRACER_SLOT_ADDRESS, 1, -1},
 };
 
+static const int64_t opencl_clSVMFreeARM_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clSVMFreeARM_slots[] = {
     {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"svm_pointer", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t opencl_clEnqueueSVMFreeARM_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueSVMFreeARM_slots[] = {
@@ -2408,6 +3209,11 @@ static const struct tracer_field_format opencl_clEnqueueSVMFreeARM_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueSVMMemcpyARM_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueSVMMemcpyARM_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"blocking_copy", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2423,6 +3229,11 @@ static const struct tracer_slot opencl_clEnqueueSVMMemcpyARM_slots[] = {
 
 static const struct tracer_field_format opencl_clEnqueueSVMMemcpyARM_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueSVMMemFillARM_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueSVMMemFillARM_slots[] = {
@@ -2442,6 +3253,11 @@ static const struct tracer_field_format opencl_clEnqueueSVMMemFillARM_formats[] 
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueSVMMapARM_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueSVMMapARM_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"blocking_map", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2459,6 +3275,11 @@ static const struct tracer_field_format opencl_clEnqueueSVMMapARM_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueSVMUnmapARM_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueSVMUnmapARM_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"svm_ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2473,6 +3294,11 @@ static const struct tracer_field_format opencl_clEnqueueSVMUnmapARM_formats[] = 
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clSetKernelArgSVMPointerARM_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clSetKernelArgSVMPointerARM_slots[] = {
     {"kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"arg_index", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2482,6 +3308,11 @@ static const struct tracer_slot opencl_clSetKernelArgSVMPointerARM_slots[] = {
 
 static const struct tracer_field_format opencl_clSetKernelArgSVMPointerARM_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clSetKernelExecInfoARM_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clSetKernelExecInfoARM_slots[] = {
@@ -2494,6 +3325,11 @@ static const struct tracer_slot opencl_clSetKernelExecInfoARM_slots[] = {
 
 static const struct tracer_field_format opencl_clSetKernelExecInfoARM_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clCreateAcceleratorINTEL_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clCreateAcceleratorINTEL_slots[] = {
@@ -2512,6 +3348,11 @@ static const struct tracer_field_format opencl_clCreateAcceleratorINTEL_formats[
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clGetAcceleratorInfoINTEL_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clGetAcceleratorInfoINTEL_slots[] = {
     {"accelerator", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2526,6 +3367,11 @@ static const struct tracer_field_format opencl_clGetAcceleratorInfoINTEL_formats
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clRetainAcceleratorINTEL_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clRetainAcceleratorINTEL_slots[] = {
     {"accelerator", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -2535,6 +3381,11 @@ static const struct tracer_field_format opencl_clRetainAcceleratorINTEL_formats[
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clReleaseAcceleratorINTEL_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clReleaseAcceleratorINTEL_slots[] = {
     {"accelerator", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -2542,6 +3393,11 @@ static const struct tracer_slot opencl_clReleaseAcceleratorINTEL_slots[] = {
 
 static const struct tracer_field_format opencl_clReleaseAcceleratorINTEL_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clHostMemAllocINTEL_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clHostMemAllocINTEL_slots[] = {
@@ -2558,6 +3414,11 @@ static const struct tracer_slot opencl_clHostMemAllocINTEL_slots[] = {
 static const struct tracer_field_format opencl_clHostMemAllocINTEL_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"errcode_ret_val", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clDeviceMemAllocINTEL_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clDeviceMemAllocINTEL_slots[] = {
@@ -2577,6 +3438,11 @@ static const struct tracer_field_format opencl_clDeviceMemAllocINTEL_formats[] =
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clSharedMemAllocINTEL_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clSharedMemAllocINTEL_slots[] = {
     {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"device", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2594,6 +3460,11 @@ static const struct tracer_field_format opencl_clSharedMemAllocINTEL_formats[] =
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clMemFreeINTEL_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clMemFreeINTEL_slots[] = {
     {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2604,6 +3475,11 @@ static const struct tracer_field_format opencl_clMemFreeINTEL_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clMemBlockingFreeINTEL_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clMemBlockingFreeINTEL_slots[] = {
     {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2612,6 +3488,11 @@ static const struct tracer_slot opencl_clMemBlockingFreeINTEL_slots[] = {
 
 static const struct tracer_field_format opencl_clMemBlockingFreeINTEL_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clGetMemAllocInfoINTEL_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clGetMemAllocInfoINTEL_slots[] = {
@@ -2629,6 +3510,11 @@ static const struct tracer_field_format opencl_clGetMemAllocInfoINTEL_formats[] 
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clSetKernelArgMemPointerINTEL_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clSetKernelArgMemPointerINTEL_slots[] = {
     {"kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"arg_index", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2638,6 +3524,11 @@ static const struct tracer_slot opencl_clSetKernelArgMemPointerINTEL_slots[] = {
 
 static const struct tracer_field_format opencl_clSetKernelArgMemPointerINTEL_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueMemFillINTEL_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueMemFillINTEL_slots[] = {
@@ -2657,6 +3548,11 @@ static const struct tracer_field_format opencl_clEnqueueMemFillINTEL_formats[] =
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueMemcpyINTEL_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueMemcpyINTEL_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"blocking", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2672,6 +3568,11 @@ static const struct tracer_slot opencl_clEnqueueMemcpyINTEL_slots[] = {
 
 static const struct tracer_field_format opencl_clEnqueueMemcpyINTEL_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueMemAdviseINTEL_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueMemAdviseINTEL_slots[] = {
@@ -2690,6 +3591,11 @@ static const struct tracer_field_format opencl_clEnqueueMemAdviseINTEL_formats[]
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clEnqueueMigrateMemINTEL_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clEnqueueMigrateMemINTEL_slots[] = {
     {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2704,6 +3610,11 @@ static const struct tracer_slot opencl_clEnqueueMigrateMemINTEL_slots[] = {
 
 static const struct tracer_field_format opencl_clEnqueueMigrateMemINTEL_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clEnqueueMemsetINTEL_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clEnqueueMemsetINTEL_slots[] = {
@@ -2722,6 +3633,11 @@ static const struct tracer_field_format opencl_clEnqueueMemsetINTEL_formats[] = 
     {"result", &opencl_status_names, NULL},
 };
 
+static const int64_t opencl_clCreateBufferWithPropertiesINTEL_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot opencl_clCreateBufferWithPropertiesINTEL_slots[] = {
     {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"properties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2737,6 +3653,11 @@ static const struct tracer_slot opencl_clCreateBufferWithPropertiesINTEL_slots[]
 static const struct tracer_field_format opencl_clCreateBufferWithPropertiesINTEL_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"errcode_ret_val", &opencl_status_names, NULL},
+};
+
+static const int64_t opencl_clGetImageRequirementsInfoEXT_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot opencl_clGetImageRequirementsInfoEXT_slots[] = {
@@ -2763,932 +3684,932 @@ static const struct tracer_field_format opencl_clGetImageRequirementsInfoEXT_for
 
 static const struct tracer_function_desc opencl_functions[] = {
     {"clGetPlatformIDs", TRACER_STATUS_RESULT, opencl_clGetPlatformIDs_slots, 5, 8,
-     0,
+     0, opencl_clGetPlatformIDs_ok_statuses, 1,
      opencl_clGetPlatformIDs_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetPlatformInfo", TRACER_STATUS_RESULT, opencl_clGetPlatformInfo_slots, 7, 10,
-     0,
+     0, opencl_clGetPlatformInfo_ok_statuses, 1,
      opencl_clGetPlatformInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetDeviceIDs", TRACER_STATUS_RESULT, opencl_clGetDeviceIDs_slots, 7, 10,
-     0,
+     0, opencl_clGetDeviceIDs_ok_statuses, 1,
      opencl_clGetDeviceIDs_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetDeviceInfo", TRACER_STATUS_RESULT, opencl_clGetDeviceInfo_slots, 7, 10,
-     0,
+     0, opencl_clGetDeviceInfo_ok_statuses, 1,
      opencl_clGetDeviceInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateSubDevices", TRACER_STATUS_RESULT, opencl_clCreateSubDevices_slots, 8, 11,
-     0,
+     0, opencl_clCreateSubDevices_ok_statuses, 1,
      opencl_clCreateSubDevices_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clRetainDevice", TRACER_STATUS_RESULT, opencl_clRetainDevice_slots, 2, 5,
-     0,
+     0, opencl_clRetainDevice_ok_statuses, 1,
      opencl_clRetainDevice_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clReleaseDevice", TRACER_STATUS_RESULT, opencl_clReleaseDevice_slots, 2, 5,
-     0,
+     0, opencl_clReleaseDevice_ok_statuses, 1,
      opencl_clReleaseDevice_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clSetDefaultDeviceCommandQueue", TRACER_STATUS_RESULT, opencl_clSetDefaultDeviceCommandQueue_slots, 4, 7,
-     0,
+     0, opencl_clSetDefaultDeviceCommandQueue_ok_statuses, 1,
      opencl_clSetDefaultDeviceCommandQueue_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetDeviceAndHostTimer", TRACER_STATUS_RESULT, opencl_clGetDeviceAndHostTimer_slots, 6, 9,
-     0,
+     0, opencl_clGetDeviceAndHostTimer_ok_statuses, 1,
      opencl_clGetDeviceAndHostTimer_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetHostTimer", TRACER_STATUS_RESULT, opencl_clGetHostTimer_slots, 4, 7,
-     0,
+     0, opencl_clGetHostTimer_ok_statuses, 1,
      opencl_clGetHostTimer_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateContext", TRACER_STATUS_FIELD, opencl_clCreateContext_slots, 9, 12,
-     1,
+     1, opencl_clCreateContext_ok_statuses, 1,
      opencl_clCreateContext_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateContextFromType", TRACER_STATUS_FIELD, opencl_clCreateContextFromType_slots, 8, 11,
-     0,
+     0, opencl_clCreateContextFromType_ok_statuses, 1,
      opencl_clCreateContextFromType_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clRetainContext", TRACER_STATUS_RESULT, opencl_clRetainContext_slots, 2, 5,
-     0,
+     0, opencl_clRetainContext_ok_statuses, 1,
      opencl_clRetainContext_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clReleaseContext", TRACER_STATUS_RESULT, opencl_clReleaseContext_slots, 2, 5,
-     0,
+     0, opencl_clReleaseContext_ok_statuses, 1,
      opencl_clReleaseContext_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetContextInfo", TRACER_STATUS_RESULT, opencl_clGetContextInfo_slots, 7, 10,
-     0,
+     0, opencl_clGetContextInfo_ok_statuses, 1,
      opencl_clGetContextInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clSetContextDestructorCallback", TRACER_STATUS_RESULT, opencl_clSetContextDestructorCallback_slots, 4, 7,
-     0,
+     0, opencl_clSetContextDestructorCallback_ok_statuses, 1,
      opencl_clSetContextDestructorCallback_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateCommandQueueWithProperties", TRACER_STATUS_FIELD, opencl_clCreateCommandQueueWithProperties_slots, 7, 10,
-     0,
+     0, opencl_clCreateCommandQueueWithProperties_ok_statuses, 1,
      opencl_clCreateCommandQueueWithProperties_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clRetainCommandQueue", TRACER_STATUS_RESULT, opencl_clRetainCommandQueue_slots, 2, 5,
-     0,
+     0, opencl_clRetainCommandQueue_ok_statuses, 1,
      opencl_clRetainCommandQueue_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clReleaseCommandQueue", TRACER_STATUS_RESULT, opencl_clReleaseCommandQueue_slots, 2, 5,
-     0,
+     0, opencl_clReleaseCommandQueue_ok_statuses, 1,
      opencl_clReleaseCommandQueue_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetCommandQueueInfo", TRACER_STATUS_RESULT, opencl_clGetCommandQueueInfo_slots, 7, 10,
-     0,
+     0, opencl_clGetCommandQueueInfo_ok_statuses, 1,
      opencl_clGetCommandQueueInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateBuffer", TRACER_STATUS_FIELD, opencl_clCreateBuffer_slots, 8, 11,
-     0,
+     0, opencl_clCreateBuffer_ok_statuses, 1,
      opencl_clCreateBuffer_formats, 2,
      TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateSubBuffer", TRACER_STATUS_FIELD, opencl_clCreateSubBuffer_slots, 8, 11,
-     0,
+     0, opencl_clCreateSubBuffer_ok_statuses, 1,
      opencl_clCreateSubBuffer_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateImage", TRACER_STATUS_FIELD, opencl_clCreateImage_slots, 9, 12,
-     2,
+     2, opencl_clCreateImage_ok_statuses, 1,
      opencl_clCreateImage_formats, 6,
      TRACER_MEANING_ALLOC, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreatePipe", TRACER_STATUS_FIELD, opencl_clCreatePipe_slots, 9, 12,
-     0,
+     0, opencl_clCreatePipe_ok_statuses, 1,
      opencl_clCreatePipe_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateBufferWithProperties", TRACER_STATUS_FIELD, opencl_clCreateBufferWithProperties_slots, 9, 12,
-     0,
+     0, opencl_clCreateBufferWithProperties_ok_statuses, 1,
      opencl_clCreateBufferWithProperties_formats, 2,
      TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateImageWithProperties", TRACER_STATUS_FIELD, opencl_clCreateImageWithProperties_slots, 10, 13,
-     2,
+     2, opencl_clCreateImageWithProperties_ok_statuses, 1,
      opencl_clCreateImageWithProperties_formats, 6,
      TRACER_MEANING_ALLOC, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clRetainMemObject", TRACER_STATUS_RESULT, opencl_clRetainMemObject_slots, 2, 5,
-     0,
+     0, opencl_clRetainMemObject_ok_statuses, 1,
      opencl_clRetainMemObject_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clReleaseMemObject", TRACER_STATUS_RESULT, opencl_clReleaseMemObject_slots, 2, 5,
-     0,
+     0, opencl_clReleaseMemObject_ok_statuses, 1,
      opencl_clReleaseMemObject_formats, 1,
      TRACER_MEANING_FREE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetSupportedImageFormats", TRACER_STATUS_RESULT, opencl_clGetSupportedImageFormats_slots, 8, 11,
-     0,
+     0, opencl_clGetSupportedImageFormats_ok_statuses, 1,
      opencl_clGetSupportedImageFormats_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetMemObjectInfo", TRACER_STATUS_RESULT, opencl_clGetMemObjectInfo_slots, 7, 10,
-     0,
+     0, opencl_clGetMemObjectInfo_ok_statuses, 1,
      opencl_clGetMemObjectInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetImageInfo", TRACER_STATUS_RESULT, opencl_clGetImageInfo_slots, 7, 10,
-     0,
+     0, opencl_clGetImageInfo_ok_statuses, 1,
      opencl_clGetImageInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetPipeInfo", TRACER_STATUS_RESULT, opencl_clGetPipeInfo_slots, 7, 10,
-     0,
+     0, opencl_clGetPipeInfo_ok_statuses, 1,
      opencl_clGetPipeInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clSetMemObjectDestructorCallback", TRACER_STATUS_RESULT, opencl_clSetMemObjectDestructorCallback_slots, 4, 7,
-     0,
+     0, opencl_clSetMemObjectDestructorCallback_ok_statuses, 1,
      opencl_clSetMemObjectDestructorCallback_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clSVMAlloc", TRACER_STATUS_NONE, opencl_clSVMAlloc_slots, 5, 9,
-     0,
+     0, opencl_clSVMAlloc_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clSVMFree", TRACER_STATUS_NONE, opencl_clSVMFree_slots, 2, 6,
-     0,
+     0, opencl_clSVMFree_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_FREE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateSamplerWithProperties", TRACER_STATUS_FIELD, opencl_clCreateSamplerWithProperties_slots, 6, 9,
-     0,
+     0, opencl_clCreateSamplerWithProperties_ok_statuses, 1,
      opencl_clCreateSamplerWithProperties_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clRetainSampler", TRACER_STATUS_RESULT, opencl_clRetainSampler_slots, 2, 5,
-     0,
+     0, opencl_clRetainSampler_ok_statuses, 1,
      opencl_clRetainSampler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clReleaseSampler", TRACER_STATUS_RESULT, opencl_clReleaseSampler_slots, 2, 5,
-     0,
+     0, opencl_clReleaseSampler_ok_statuses, 1,
      opencl_clReleaseSampler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetSamplerInfo", TRACER_STATUS_RESULT, opencl_clGetSamplerInfo_slots, 7, 10,
-     0,
+     0, opencl_clGetSamplerInfo_ok_statuses, 1,
      opencl_clGetSamplerInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateProgramWithSource", TRACER_STATUS_FIELD, opencl_clCreateProgramWithSource_slots, 8, 11,
-     2,
+     2, opencl_clCreateProgramWithSource_ok_statuses, 1,
      opencl_clCreateProgramWithSource_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateProgramWithBinary", TRACER_STATUS_FIELD, opencl_clCreateProgramWithBinary_slots, 10, 13,
-     3,
+     3, opencl_clCreateProgramWithBinary_ok_statuses, 1,
      opencl_clCreateProgramWithBinary_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateProgramWithBuiltInKernels", TRACER_STATUS_FIELD, opencl_clCreateProgramWithBuiltInKernels_slots, 8, 11,
-     1,
+     1, opencl_clCreateProgramWithBuiltInKernels_ok_statuses, 1,
      opencl_clCreateProgramWithBuiltInKernels_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateProgramWithIL", TRACER_STATUS_FIELD, opencl_clCreateProgramWithIL_slots, 7, 10,
-     0,
+     0, opencl_clCreateProgramWithIL_ok_statuses, 1,
      opencl_clCreateProgramWithIL_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clRetainProgram", TRACER_STATUS_RESULT, opencl_clRetainProgram_slots, 2, 5,
-     0,
+     0, opencl_clRetainProgram_ok_statuses, 1,
      opencl_clRetainProgram_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clReleaseProgram", TRACER_STATUS_RESULT, opencl_clReleaseProgram_slots, 2, 5,
-     0,
+     0, opencl_clReleaseProgram_ok_statuses, 1,
      opencl_clReleaseProgram_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clBuildProgram", TRACER_STATUS_RESULT, opencl_clBuildProgram_slots, 7, 10,
-     2,
+     2, opencl_clBuildProgram_ok_statuses, 1,
      opencl_clBuildProgram_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCompileProgram", TRACER_STATUS_RESULT, opencl_clCompileProgram_slots, 11, 14,
-     2,
+     2, opencl_clCompileProgram_ok_statuses, 1,
      opencl_clCompileProgram_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clLinkProgram", TRACER_STATUS_FIELD, opencl_clLinkProgram_slots, 12, 15,
-     2,
+     2, opencl_clLinkProgram_ok_statuses, 1,
      opencl_clLinkProgram_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clSetProgramReleaseCallback", TRACER_STATUS_RESULT, opencl_clSetProgramReleaseCallback_slots, 4, 7,
-     0,
+     0, opencl_clSetProgramReleaseCallback_ok_statuses, 1,
      opencl_clSetProgramReleaseCallback_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clSetProgramSpecializationConstant", TRACER_STATUS_RESULT, opencl_clSetProgramSpecializationConstant_slots, 5, 8,
-     0,
+     0, opencl_clSetProgramSpecializationConstant_ok_statuses, 1,
      opencl_clSetProgramSpecializationConstant_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clUnloadPlatformCompiler", TRACER_STATUS_RESULT, opencl_clUnloadPlatformCompiler_slots, 2, 5,
-     0,
+     0, opencl_clUnloadPlatformCompiler_ok_statuses, 1,
      opencl_clUnloadPlatformCompiler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetProgramInfo", TRACER_STATUS_RESULT, opencl_clGetProgramInfo_slots, 7, 10,
-     0,
+     0, opencl_clGetProgramInfo_ok_statuses, 1,
      opencl_clGetProgramInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetProgramBuildInfo", TRACER_STATUS_RESULT, opencl_clGetProgramBuildInfo_slots, 8, 11,
-     0,
+     0, opencl_clGetProgramBuildInfo_ok_statuses, 1,
      opencl_clGetProgramBuildInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateKernel", TRACER_STATUS_FIELD, opencl_clCreateKernel_slots, 6, 9,
-     1,
+     1, opencl_clCreateKernel_ok_statuses, 1,
      opencl_clCreateKernel_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateKernelsInProgram", TRACER_STATUS_RESULT, opencl_clCreateKernelsInProgram_slots, 6, 9,
-     0,
+     0, opencl_clCreateKernelsInProgram_ok_statuses, 1,
      opencl_clCreateKernelsInProgram_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCloneKernel", TRACER_STATUS_FIELD, opencl_clCloneKernel_slots, 5, 8,
-     0,
+     0, opencl_clCloneKernel_ok_statuses, 1,
      opencl_clCloneKernel_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clRetainKernel", TRACER_STATUS_RESULT, opencl_clRetainKernel_slots, 2, 5,
-     0,
+     0, opencl_clRetainKernel_ok_statuses, 1,
      opencl_clRetainKernel_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clReleaseKernel", TRACER_STATUS_RESULT, opencl_clReleaseKernel_slots, 2, 5,
-     0,
+     0, opencl_clReleaseKernel_ok_statuses, 1,
      opencl_clReleaseKernel_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clSetKernelArg", TRACER_STATUS_RESULT, opencl_clSetKernelArg_slots, 5, 8,
-     0,
+     0, opencl_clSetKernelArg_ok_statuses, 1,
      opencl_clSetKernelArg_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clSetKernelArgSVMPointer", TRACER_STATUS_RESULT, opencl_clSetKernelArgSVMPointer_slots, 4, 7,
-     0,
+     0, opencl_clSetKernelArgSVMPointer_ok_statuses, 1,
      opencl_clSetKernelArgSVMPointer_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clSetKernelExecInfo", TRACER_STATUS_RESULT, opencl_clSetKernelExecInfo_slots, 5, 8,
-     0,
+     0, opencl_clSetKernelExecInfo_ok_statuses, 1,
      opencl_clSetKernelExecInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetKernelInfo", TRACER_STATUS_RESULT, opencl_clGetKernelInfo_slots, 7, 10,
-     0,
+     0, opencl_clGetKernelInfo_ok_statuses, 1,
      opencl_clGetKernelInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetKernelArgInfo", TRACER_STATUS_RESULT, opencl_clGetKernelArgInfo_slots, 8, 11,
-     0,
+     0, opencl_clGetKernelArgInfo_ok_statuses, 1,
      opencl_clGetKernelArgInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetKernelWorkGroupInfo", TRACER_STATUS_RESULT, opencl_clGetKernelWorkGroupInfo_slots, 8, 11,
-     0,
+     0, opencl_clGetKernelWorkGroupInfo_ok_statuses, 1,
      opencl_clGetKernelWorkGroupInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetKernelSubGroupInfo", TRACER_STATUS_RESULT, opencl_clGetKernelSubGroupInfo_slots, 10, 13,
-     0,
+     0, opencl_clGetKernelSubGroupInfo_ok_statuses, 1,
      opencl_clGetKernelSubGroupInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clWaitForEvents", TRACER_STATUS_RESULT, opencl_clWaitForEvents_slots, 3, 6,
-     1,
+     1, opencl_clWaitForEvents_ok_statuses, 1,
      opencl_clWaitForEvents_formats, 1,
      TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetEventInfo", TRACER_STATUS_RESULT, opencl_clGetEventInfo_slots, 7, 10,
-     0,
+     0, opencl_clGetEventInfo_ok_statuses, 1,
      opencl_clGetEventInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateUserEvent", TRACER_STATUS_FIELD, opencl_clCreateUserEvent_slots, 5, 8,
-     0,
+     0, opencl_clCreateUserEvent_ok_statuses, 1,
      opencl_clCreateUserEvent_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clRetainEvent", TRACER_STATUS_RESULT, opencl_clRetainEvent_slots, 2, 5,
-     0,
+     0, opencl_clRetainEvent_ok_statuses, 1,
      opencl_clRetainEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clReleaseEvent", TRACER_STATUS_RESULT, opencl_clReleaseEvent_slots, 2, 5,
-     0,
+     0, opencl_clReleaseEvent_ok_statuses, 1,
      opencl_clReleaseEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clSetUserEventStatus", TRACER_STATUS_RESULT, opencl_clSetUserEventStatus_slots, 3, 6,
-     0,
+     0, opencl_clSetUserEventStatus_ok_statuses, 1,
      opencl_clSetUserEventStatus_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clSetEventCallback", TRACER_STATUS_RESULT, opencl_clSetEventCallback_slots, 5, 8,
-     0,
+     0, opencl_clSetEventCallback_ok_statuses, 1,
      opencl_clSetEventCallback_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetEventProfilingInfo", TRACER_STATUS_RESULT, opencl_clGetEventProfilingInfo_slots, 7, 10,
-     0,
+     0, opencl_clGetEventProfilingInfo_ok_statuses, 1,
      opencl_clGetEventProfilingInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clFlush", TRACER_STATUS_RESULT, opencl_clFlush_slots, 2, 5,
-     0,
+     0, opencl_clFlush_ok_statuses, 1,
      opencl_clFlush_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clFinish", TRACER_STATUS_RESULT, opencl_clFinish_slots, 2, 5,
-     0,
+     0, opencl_clFinish_ok_statuses, 1,
      opencl_clFinish_formats, 1,
      TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueReadBuffer", TRACER_STATUS_RESULT, opencl_clEnqueueReadBuffer_slots, 11, 14,
-     1,
+     1, opencl_clEnqueueReadBuffer_ok_statuses, 1,
      opencl_clEnqueueReadBuffer_formats, 1,
      TRACER_MEANING_TRANSFER, "d2h", "size", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueReadBufferRect", TRACER_STATUS_RESULT, opencl_clEnqueueReadBufferRect_slots, 16, 19,
-     1,
+     1, opencl_clEnqueueReadBufferRect_ok_statuses, 1,
      opencl_clEnqueueReadBufferRect_formats, 1,
      TRACER_MEANING_TRANSFER, "d2h", NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueWriteBuffer", TRACER_STATUS_RESULT, opencl_clEnqueueWriteBuffer_slots, 11, 14,
-     1,
+     1, opencl_clEnqueueWriteBuffer_ok_statuses, 1,
      opencl_clEnqueueWriteBuffer_formats, 1,
      TRACER_MEANING_TRANSFER, "h2d", "size", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueWriteBufferRect", TRACER_STATUS_RESULT, opencl_clEnqueueWriteBufferRect_slots, 16, 19,
-     1,
+     1, opencl_clEnqueueWriteBufferRect_ok_statuses, 1,
      opencl_clEnqueueWriteBufferRect_formats, 1,
      TRACER_MEANING_TRANSFER, "h2d", NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueFillBuffer", TRACER_STATUS_RESULT, opencl_clEnqueueFillBuffer_slots, 11, 14,
-     1,
+     1, opencl_clEnqueueFillBuffer_ok_statuses, 1,
      opencl_clEnqueueFillBuffer_formats, 1,
      TRACER_MEANING_TRANSFER, "fill", "size", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueCopyBuffer", TRACER_STATUS_RESULT, opencl_clEnqueueCopyBuffer_slots, 11, 14,
-     1,
+     1, opencl_clEnqueueCopyBuffer_ok_statuses, 1,
      opencl_clEnqueueCopyBuffer_formats, 1,
      TRACER_MEANING_TRANSFER, "d2d", "size", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueCopyBufferRect", TRACER_STATUS_RESULT, opencl_clEnqueueCopyBufferRect_slots, 15, 18,
-     1,
+     1, opencl_clEnqueueCopyBufferRect_ok_statuses, 1,
      opencl_clEnqueueCopyBufferRect_formats, 1,
      TRACER_MEANING_TRANSFER, "d2d", NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueReadImage", TRACER_STATUS_RESULT, opencl_clEnqueueReadImage_slots, 13, 16,
-     1,
+     1, opencl_clEnqueueReadImage_ok_statuses, 1,
      opencl_clEnqueueReadImage_formats, 1,
      TRACER_MEANING_TRANSFER, "d2h", NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueWriteImage", TRACER_STATUS_RESULT, opencl_clEnqueueWriteImage_slots, 13, 16,
-     1,
+     1, opencl_clEnqueueWriteImage_ok_statuses, 1,
      opencl_clEnqueueWriteImage_formats, 1,
      TRACER_MEANING_TRANSFER, "h2d", NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueFillImage", TRACER_STATUS_RESULT, opencl_clEnqueueFillImage_slots, 10, 13,
-     1,
+     1, opencl_clEnqueueFillImage_ok_statuses, 1,
      opencl_clEnqueueFillImage_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueCopyImage", TRACER_STATUS_RESULT, opencl_clEnqueueCopyImage_slots, 11, 14,
-     1,
+     1, opencl_clEnqueueCopyImage_ok_statuses, 1,
      opencl_clEnqueueCopyImage_formats, 1,
      TRACER_MEANING_TRANSFER, "d2d", NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueCopyImageToBuffer", TRACER_STATUS_RESULT, opencl_clEnqueueCopyImageToBuffer_slots, 11, 14,
-     1,
+     1, opencl_clEnqueueCopyImageToBuffer_ok_statuses, 1,
      opencl_clEnqueueCopyImageToBuffer_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueCopyBufferToImage", TRACER_STATUS_RESULT, opencl_clEnqueueCopyBufferToImage_slots, 11, 14,
-     1,
+     1, opencl_clEnqueueCopyBufferToImage_ok_statuses, 1,
      opencl_clEnqueueCopyBufferToImage_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueMapBuffer", TRACER_STATUS_FIELD, opencl_clEnqueueMapBuffer_slots, 14, 17,
-     1,
+     1, opencl_clEnqueueMapBuffer_ok_statuses, 1,
      opencl_clEnqueueMapBuffer_formats, 2,
      TRACER_MEANING_TRANSFER, "map", "size", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueMapImage", TRACER_STATUS_FIELD, opencl_clEnqueueMapImage_slots, 18, 21,
-     1,
+     1, opencl_clEnqueueMapImage_ok_statuses, 1,
      opencl_clEnqueueMapImage_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueUnmapMemObject", TRACER_STATUS_RESULT, opencl_clEnqueueUnmapMemObject_slots, 8, 11,
-     1,
+     1, opencl_clEnqueueUnmapMemObject_ok_statuses, 1,
      opencl_clEnqueueUnmapMemObject_formats, 1,
      TRACER_MEANING_TRANSFER, "unmap", NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueMigrateMemObjects", TRACER_STATUS_RESULT, opencl_clEnqueueMigrateMemObjects_slots, 9, 12,
-     2,
+     2, opencl_clEnqueueMigrateMemObjects_ok_statuses, 1,
      opencl_clEnqueueMigrateMemObjects_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueNDRangeKernel", TRACER_STATUS_RESULT, opencl_clEnqueueNDRangeKernel_slots, 11, 14,
-     4,
+     4, opencl_clEnqueueNDRangeKernel_ok_statuses, 1,
      opencl_clEnqueueNDRangeKernel_formats, 1,
      TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueNativeKernel", TRACER_STATUS_RESULT, opencl_clEnqueueNativeKernel_slots, 13, 16,
-     2,
+     2, opencl_clEnqueueNativeKernel_ok_statuses, 1,
      opencl_clEnqueueNativeKernel_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueMarkerWithWaitList", TRACER_STATUS_RESULT, opencl_clEnqueueMarkerWithWaitList_slots, 6, 9,
-     1,
+     1, opencl_clEnqueueMarkerWithWaitList_ok_statuses, 1,
      opencl_clEnqueueMarkerWithWaitList_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueBarrierWithWaitList", TRACER_STATUS_RESULT, opencl_clEnqueueBarrierWithWaitList_slots, 6, 9,
-     1,
+     1, opencl_clEnqueueBarrierWithWaitList_ok_statuses, 1,
      opencl_clEnqueueBarrierWithWaitList_formats, 1,
      TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueSVMFree", TRACER_STATUS_RESULT, opencl_clEnqueueSVMFree_slots, 10, 13,
-     1,
+     1, opencl_clEnqueueSVMFree_ok_statuses, 1,
      opencl_clEnqueueSVMFree_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueSVMMemcpy", TRACER_STATUS_RESULT, opencl_clEnqueueSVMMemcpy_slots, 10, 13,
-     1,
+     1, opencl_clEnqueueSVMMemcpy_ok_statuses, 1,
      opencl_clEnqueueSVMMemcpy_formats, 1,
      TRACER_MEANING_TRANSFER, NULL, "size", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueSVMMemFill", TRACER_STATUS_RESULT, opencl_clEnqueueSVMMemFill_slots, 10, 13,
-     1,
+     1, opencl_clEnqueueSVMMemFill_ok_statuses, 1,
      opencl_clEnqueueSVMMemFill_formats, 1,
      TRACER_MEANING_TRANSFER, "fill", "size", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueSVMMap", TRACER_STATUS_RESULT, opencl_clEnqueueSVMMap_slots, 10, 13,
-     1,
+     1, opencl_clEnqueueSVMMap_ok_statuses, 1,
      opencl_clEnqueueSVMMap_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueSVMUnmap", TRACER_STATUS_RESULT, opencl_clEnqueueSVMUnmap_slots, 7, 10,
-     1,
+     1, opencl_clEnqueueSVMUnmap_ok_statuses, 1,
      opencl_clEnqueueSVMUnmap_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueSVMMigrateMem", TRACER_STATUS_RESULT, opencl_clEnqueueSVMMigrateMem_slots, 11, 14,
-     1,
+     1, opencl_clEnqueueSVMMigrateMem_ok_statuses, 1,
      opencl_clEnqueueSVMMigrateMem_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetExtensionFunctionAddressForPlatform", TRACER_STATUS_NONE, opencl_clGetExtensionFunctionAddressForPlatform_slots, 3, 7,
-     1,
+     1, opencl_clGetExtensionFunctionAddressForPlatform_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clSetCommandQueueProperty", TRACER_STATUS_RESULT, opencl_clSetCommandQueueProperty_slots, 6, 9,
-     0,
+     0, opencl_clSetCommandQueueProperty_ok_statuses, 1,
      opencl_clSetCommandQueueProperty_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateImage2D", TRACER_STATUS_FIELD, opencl_clCreateImage2D_slots, 11, 14,
-     1,
+     1, opencl_clCreateImage2D_ok_statuses, 1,
      opencl_clCreateImage2D_formats, 4,
      TRACER_MEANING_ALLOC, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateImage3D", TRACER_STATUS_FIELD, opencl_clCreateImage3D_slots, 13, 16,
-     1,
+     1, opencl_clCreateImage3D_ok_statuses, 1,
      opencl_clCreateImage3D_formats, 4,
      TRACER_MEANING_ALLOC, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueMarker", TRACER_STATUS_RESULT, opencl_clEnqueueMarker_slots, 4, 7,
-     0,
+     0, opencl_clEnqueueMarker_ok_statuses, 1,
      opencl_clEnqueueMarker_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueWaitForEvents", TRACER_STATUS_RESULT, opencl_clEnqueueWaitForEvents_slots, 4, 7,
-     0,
+     0, opencl_clEnqueueWaitForEvents_ok_statuses, 1,
      opencl_clEnqueueWaitForEvents_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueBarrier", TRACER_STATUS_RESULT, opencl_clEnqueueBarrier_slots, 2, 5,
-     0,
+     0, opencl_clEnqueueBarrier_ok_statuses, 1,
      opencl_clEnqueueBarrier_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clUnloadCompiler", TRACER_STATUS_RESULT, opencl_clUnloadCompiler_slots, 1, 4,
-     0,
+     0, opencl_clUnloadCompiler_ok_statuses, 1,
      opencl_clUnloadCompiler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetExtensionFunctionAddress", TRACER_STATUS_NONE, opencl_clGetExtensionFunctionAddress_slots, 2, 6,
-     1,
+     1, opencl_clGetExtensionFunctionAddress_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateCommandQueue", TRACER_STATUS_FIELD, opencl_clCreateCommandQueue_slots, 7, 10,
-     0,
+     0, opencl_clCreateCommandQueue_ok_statuses, 1,
      opencl_clCreateCommandQueue_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateSampler", TRACER_STATUS_FIELD, opencl_clCreateSampler_slots, 8, 11,
-     0,
+     0, opencl_clCreateSampler_ok_statuses, 1,
      opencl_clCreateSampler_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueTask", TRACER_STATUS_RESULT, opencl_clEnqueueTask_slots, 7, 10,
-     1,
+     1, opencl_clEnqueueTask_ok_statuses, 1,
      opencl_clEnqueueTask_formats, 1,
      TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateCommandBufferKHR", TRACER_STATUS_FIELD, opencl_clCreateCommandBufferKHR_slots, 7, 10,
-     0,
+     0, opencl_clCreateCommandBufferKHR_ok_statuses, 1,
      opencl_clCreateCommandBufferKHR_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clFinalizeCommandBufferKHR", TRACER_STATUS_RESULT, opencl_clFinalizeCommandBufferKHR_slots, 2, 5,
-     0,
+     0, opencl_clFinalizeCommandBufferKHR_ok_statuses, 1,
      opencl_clFinalizeCommandBufferKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clRetainCommandBufferKHR", TRACER_STATUS_RESULT, opencl_clRetainCommandBufferKHR_slots, 2, 5,
-     0,
+     0, opencl_clRetainCommandBufferKHR_ok_statuses, 1,
      opencl_clRetainCommandBufferKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clReleaseCommandBufferKHR", TRACER_STATUS_RESULT, opencl_clReleaseCommandBufferKHR_slots, 2, 5,
-     0,
+     0, opencl_clReleaseCommandBufferKHR_ok_statuses, 1,
      opencl_clReleaseCommandBufferKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueCommandBufferKHR", TRACER_STATUS_RESULT, opencl_clEnqueueCommandBufferKHR_slots, 9, 12,
-     1,
+     1, opencl_clEnqueueCommandBufferKHR_ok_statuses, 1,
      opencl_clEnqueueCommandBufferKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCommandBarrierWithWaitListKHR", TRACER_STATUS_RESULT, opencl_clCommandBarrierWithWaitListKHR_slots, 9, 12,
-     0,
+     0, opencl_clCommandBarrierWithWaitListKHR_ok_statuses, 1,
      opencl_clCommandBarrierWithWaitListKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCommandCopyBufferKHR", TRACER_STATUS_RESULT, opencl_clCommandCopyBufferKHR_slots, 14, 17,
-     0,
+     0, opencl_clCommandCopyBufferKHR_ok_statuses, 1,
      opencl_clCommandCopyBufferKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCommandCopyBufferRectKHR", TRACER_STATUS_RESULT, opencl_clCommandCopyBufferRectKHR_slots, 18, 21,
-     0,
+     0, opencl_clCommandCopyBufferRectKHR_ok_statuses, 1,
      opencl_clCommandCopyBufferRectKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCommandCopyBufferToImageKHR", TRACER_STATUS_RESULT, opencl_clCommandCopyBufferToImageKHR_slots, 14, 17,
-     0,
+     0, opencl_clCommandCopyBufferToImageKHR_ok_statuses, 1,
      opencl_clCommandCopyBufferToImageKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCommandCopyImageKHR", TRACER_STATUS_RESULT, opencl_clCommandCopyImageKHR_slots, 14, 17,
-     0,
+     0, opencl_clCommandCopyImageKHR_ok_statuses, 1,
      opencl_clCommandCopyImageKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCommandCopyImageToBufferKHR", TRACER_STATUS_RESULT, opencl_clCommandCopyImageToBufferKHR_slots, 14, 17,
-     0,
+     0, opencl_clCommandCopyImageToBufferKHR_ok_statuses, 1,
      opencl_clCommandCopyImageToBufferKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCommandFillBufferKHR", TRACER_STATUS_RESULT, opencl_clCommandFillBufferKHR_slots, 14, 17,
-     0,
+     0, opencl_clCommandFillBufferKHR_ok_statuses, 1,
      opencl_clCommandFillBufferKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCommandFillImageKHR", TRACER_STATUS_RESULT, opencl_clCommandFillImageKHR_slots, 13, 16,
-     0,
+     0, opencl_clCommandFillImageKHR_ok_statuses, 1,
      opencl_clCommandFillImageKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCommandNDRangeKernelKHR", TRACER_STATUS_RESULT, opencl_clCommandNDRangeKernelKHR_slots, 15, 18,
-     0,
+     0, opencl_clCommandNDRangeKernelKHR_ok_statuses, 1,
      opencl_clCommandNDRangeKernelKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetCommandBufferInfoKHR", TRACER_STATUS_RESULT, opencl_clGetCommandBufferInfoKHR_slots, 7, 10,
-     0,
+     0, opencl_clGetCommandBufferInfoKHR_ok_statuses, 1,
      opencl_clGetCommandBufferInfoKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clUpdateMutableCommandsKHR", TRACER_STATUS_RESULT, opencl_clUpdateMutableCommandsKHR_slots, 3, 6,
-     1,
+     1, opencl_clUpdateMutableCommandsKHR_ok_statuses, 1,
      opencl_clUpdateMutableCommandsKHR_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetMutableCommandInfoKHR", TRACER_STATUS_RESULT, opencl_clGetMutableCommandInfoKHR_slots, 7, 10,
-     0,
+     0, opencl_clGetMutableCommandInfoKHR_ok_statuses, 1,
      opencl_clGetMutableCommandInfoKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clSetMemObjectDestructorAPPLE", TRACER_STATUS_RESULT, opencl_clSetMemObjectDestructorAPPLE_slots, 4, 7,
-     0,
+     0, opencl_clSetMemObjectDestructorAPPLE_ok_statuses, 1,
      opencl_clSetMemObjectDestructorAPPLE_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clLogMessagesToSystemLogAPPLE", TRACER_STATUS_NONE, opencl_clLogMessagesToSystemLogAPPLE_slots, 4, 8,
-     1,
+     1, opencl_clLogMessagesToSystemLogAPPLE_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clLogMessagesToStdoutAPPLE", TRACER_STATUS_NONE, opencl_clLogMessagesToStdoutAPPLE_slots, 4, 8,
-     1,
+     1, opencl_clLogMessagesToStdoutAPPLE_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clLogMessagesToStderrAPPLE", TRACER_STATUS_NONE, opencl_clLogMessagesToStderrAPPLE_slots, 4, 8,
-     1,
+     1, opencl_clLogMessagesToStderrAPPLE_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clIcdGetPlatformIDsKHR", TRACER_STATUS_RESULT, opencl_clIcdGetPlatformIDsKHR_slots, 6, 9,
-     0,
+     0, opencl_clIcdGetPlatformIDsKHR_ok_statuses, 1,
      opencl_clIcdGetPlatformIDsKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateProgramWithILKHR", TRACER_STATUS_FIELD, opencl_clCreateProgramWithILKHR_slots, 7, 10,
-     0,
+     0, opencl_clCreateProgramWithILKHR_ok_statuses, 1,
      opencl_clCreateProgramWithILKHR_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clTerminateContextKHR", TRACER_STATUS_RESULT, opencl_clTerminateContextKHR_slots, 2, 5,
-     0,
+     0, opencl_clTerminateContextKHR_ok_statuses, 1,
      opencl_clTerminateContextKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateCommandQueueWithPropertiesKHR", TRACER_STATUS_FIELD, opencl_clCreateCommandQueueWithPropertiesKHR_slots, 7, 10,
-     0,
+     0, opencl_clCreateCommandQueueWithPropertiesKHR_ok_statuses, 1,
      opencl_clCreateCommandQueueWithPropertiesKHR_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clReleaseDeviceEXT", TRACER_STATUS_RESULT, opencl_clReleaseDeviceEXT_slots, 2, 5,
-     0,
+     0, opencl_clReleaseDeviceEXT_ok_statuses, 1,
      opencl_clReleaseDeviceEXT_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clRetainDeviceEXT", TRACER_STATUS_RESULT, opencl_clRetainDeviceEXT_slots, 2, 5,
-     0,
+     0, opencl_clRetainDeviceEXT_ok_statuses, 1,
      opencl_clRetainDeviceEXT_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateSubDevicesEXT", TRACER_STATUS_RESULT, opencl_clCreateSubDevicesEXT_slots, 8, 11,
-     0,
+     0, opencl_clCreateSubDevicesEXT_ok_statuses, 1,
      opencl_clCreateSubDevicesEXT_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueMigrateMemObjectEXT", TRACER_STATUS_RESULT, opencl_clEnqueueMigrateMemObjectEXT_slots, 9, 12,
-     1,
+     1, opencl_clEnqueueMigrateMemObjectEXT_ok_statuses, 1,
      opencl_clEnqueueMigrateMemObjectEXT_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetDeviceImageInfoQCOM", TRACER_STATUS_RESULT, opencl_clGetDeviceImageInfoQCOM_slots, 10, 13,
-     1,
+     1, opencl_clGetDeviceImageInfoQCOM_ok_statuses, 1,
      opencl_clGetDeviceImageInfoQCOM_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueAcquireGrallocObjectsIMG", TRACER_STATUS_RESULT, opencl_clEnqueueAcquireGrallocObjectsIMG_slots, 8, 11,
-     1,
+     1, opencl_clEnqueueAcquireGrallocObjectsIMG_ok_statuses, 1,
      opencl_clEnqueueAcquireGrallocObjectsIMG_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueReleaseGrallocObjectsIMG", TRACER_STATUS_RESULT, opencl_clEnqueueReleaseGrallocObjectsIMG_slots, 8, 11,
-     1,
+     1, opencl_clEnqueueReleaseGrallocObjectsIMG_ok_statuses, 1,
      opencl_clEnqueueReleaseGrallocObjectsIMG_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueGenerateMipmapIMG", TRACER_STATUS_RESULT, opencl_clEnqueueGenerateMipmapIMG_slots, 11, 14,
-     1,
+     1, opencl_clEnqueueGenerateMipmapIMG_ok_statuses, 1,
      opencl_clEnqueueGenerateMipmapIMG_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetKernelSubGroupInfoKHR", TRACER_STATUS_RESULT, opencl_clGetKernelSubGroupInfoKHR_slots, 10, 13,
-     0,
+     0, opencl_clGetKernelSubGroupInfoKHR_ok_statuses, 1,
      opencl_clGetKernelSubGroupInfoKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetKernelSuggestedLocalWorkSizeKHR", TRACER_STATUS_RESULT, opencl_clGetKernelSuggestedLocalWorkSizeKHR_slots, 8, 11,
-     0,
+     0, opencl_clGetKernelSuggestedLocalWorkSizeKHR_ok_statuses, 1,
      opencl_clGetKernelSuggestedLocalWorkSizeKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueAcquireExternalMemObjectsKHR", TRACER_STATUS_RESULT, opencl_clEnqueueAcquireExternalMemObjectsKHR_slots, 8, 11,
-     1,
+     1, opencl_clEnqueueAcquireExternalMemObjectsKHR_ok_statuses, 1,
      opencl_clEnqueueAcquireExternalMemObjectsKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueReleaseExternalMemObjectsKHR", TRACER_STATUS_RESULT, opencl_clEnqueueReleaseExternalMemObjectsKHR_slots, 8, 11,
-     1,
+     1, opencl_clEnqueueReleaseExternalMemObjectsKHR_ok_statuses, 1,
      opencl_clEnqueueReleaseExternalMemObjectsKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetSemaphoreHandleForTypeKHR", TRACER_STATUS_RESULT, opencl_clGetSemaphoreHandleForTypeKHR_slots, 8, 11,
-     0,
+     0, opencl_clGetSemaphoreHandleForTypeKHR_ok_statuses, 1,
      opencl_clGetSemaphoreHandleForTypeKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateSemaphoreWithPropertiesKHR", TRACER_STATUS_FIELD, opencl_clCreateSemaphoreWithPropertiesKHR_slots, 6, 9,
-     0,
+     0, opencl_clCreateSemaphoreWithPropertiesKHR_ok_statuses, 1,
      opencl_clCreateSemaphoreWithPropertiesKHR_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueWaitSemaphoresKHR", TRACER_STATUS_RESULT, opencl_clEnqueueWaitSemaphoresKHR_slots, 9, 12,
-     1,
+     1, opencl_clEnqueueWaitSemaphoresKHR_ok_statuses, 1,
      opencl_clEnqueueWaitSemaphoresKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueSignalSemaphoresKHR", TRACER_STATUS_RESULT, opencl_clEnqueueSignalSemaphoresKHR_slots, 9, 12,
-     1,
+     1, opencl_clEnqueueSignalSemaphoresKHR_ok_statuses, 1,
      opencl_clEnqueueSignalSemaphoresKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetSemaphoreInfoKHR", TRACER_STATUS_RESULT, opencl_clGetSemaphoreInfoKHR_slots, 7, 10,
-     0,
+     0, opencl_clGetSemaphoreInfoKHR_ok_statuses, 1,
      opencl_clGetSemaphoreInfoKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clReleaseSemaphoreKHR", TRACER_STATUS_RESULT, opencl_clReleaseSemaphoreKHR_slots, 2, 5,
-     0,
+     0, opencl_clReleaseSemaphoreKHR_ok_statuses, 1,
      opencl_clReleaseSemaphoreKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clRetainSemaphoreKHR", TRACER_STATUS_RESULT, opencl_clRetainSemaphoreKHR_slots, 2, 5,
-     0,
+     0, opencl_clRetainSemaphoreKHR_ok_statuses, 1,
      opencl_clRetainSemaphoreKHR_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clImportMemoryARM", TRACER_STATUS_FIELD, opencl_clImportMemoryARM_slots, 9, 12,
-     0,
+     0, opencl_clImportMemoryARM_ok_statuses, 1,
      opencl_clImportMemoryARM_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clSVMAllocARM", TRACER_STATUS_NONE, opencl_clSVMAllocARM_slots, 5, 9,
-     0,
+     0, opencl_clSVMAllocARM_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clSVMFreeARM", TRACER_STATUS_NONE, opencl_clSVMFreeARM_slots, 2, 6,
-     0,
+     0, opencl_clSVMFreeARM_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueSVMFreeARM", TRACER_STATUS_RESULT, opencl_clEnqueueSVMFreeARM_slots, 10, 13,
-     1,
+     1, opencl_clEnqueueSVMFreeARM_ok_statuses, 1,
      opencl_clEnqueueSVMFreeARM_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueSVMMemcpyARM", TRACER_STATUS_RESULT, opencl_clEnqueueSVMMemcpyARM_slots, 10, 13,
-     1,
+     1, opencl_clEnqueueSVMMemcpyARM_ok_statuses, 1,
      opencl_clEnqueueSVMMemcpyARM_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueSVMMemFillARM", TRACER_STATUS_RESULT, opencl_clEnqueueSVMMemFillARM_slots, 10, 13,
-     1,
+     1, opencl_clEnqueueSVMMemFillARM_ok_statuses, 1,
      opencl_clEnqueueSVMMemFillARM_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueSVMMapARM", TRACER_STATUS_RESULT, opencl_clEnqueueSVMMapARM_slots, 10, 13,
-     1,
+     1, opencl_clEnqueueSVMMapARM_ok_statuses, 1,
      opencl_clEnqueueSVMMapARM_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueSVMUnmapARM", TRACER_STATUS_RESULT, opencl_clEnqueueSVMUnmapARM_slots, 7, 10,
-     1,
+     1, opencl_clEnqueueSVMUnmapARM_ok_statuses, 1,
      opencl_clEnqueueSVMUnmapARM_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clSetKernelArgSVMPointerARM", TRACER_STATUS_RESULT, opencl_clSetKernelArgSVMPointerARM_slots, 4, 7,
-     0,
+     0, opencl_clSetKernelArgSVMPointerARM_ok_statuses, 1,
      opencl_clSetKernelArgSVMPointerARM_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clSetKernelExecInfoARM", TRACER_STATUS_RESULT, opencl_clSetKernelExecInfoARM_slots, 5, 8,
-     0,
+     0, opencl_clSetKernelExecInfoARM_ok_statuses, 1,
      opencl_clSetKernelExecInfoARM_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateAcceleratorINTEL", TRACER_STATUS_FIELD, opencl_clCreateAcceleratorINTEL_slots, 8, 11,
-     0,
+     0, opencl_clCreateAcceleratorINTEL_ok_statuses, 1,
      opencl_clCreateAcceleratorINTEL_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetAcceleratorInfoINTEL", TRACER_STATUS_RESULT, opencl_clGetAcceleratorInfoINTEL_slots, 7, 10,
-     0,
+     0, opencl_clGetAcceleratorInfoINTEL_ok_statuses, 1,
      opencl_clGetAcceleratorInfoINTEL_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clRetainAcceleratorINTEL", TRACER_STATUS_RESULT, opencl_clRetainAcceleratorINTEL_slots, 2, 5,
-     0,
+     0, opencl_clRetainAcceleratorINTEL_ok_statuses, 1,
      opencl_clRetainAcceleratorINTEL_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clReleaseAcceleratorINTEL", TRACER_STATUS_RESULT, opencl_clReleaseAcceleratorINTEL_slots, 2, 5,
-     0,
+     0, opencl_clReleaseAcceleratorINTEL_ok_statuses, 1,
      opencl_clReleaseAcceleratorINTEL_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clHostMemAllocINTEL", TRACER_STATUS_FIELD, opencl_clHostMemAllocINTEL_slots, 8, 11,
-     0,
+     0, opencl_clHostMemAllocINTEL_ok_statuses, 1,
      opencl_clHostMemAllocINTEL_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clDeviceMemAllocINTEL", TRACER_STATUS_FIELD, opencl_clDeviceMemAllocINTEL_slots, 9, 12,
-     0,
+     0, opencl_clDeviceMemAllocINTEL_ok_statuses, 1,
      opencl_clDeviceMemAllocINTEL_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clSharedMemAllocINTEL", TRACER_STATUS_FIELD, opencl_clSharedMemAllocINTEL_slots, 9, 12,
-     0,
+     0, opencl_clSharedMemAllocINTEL_ok_statuses, 1,
      opencl_clSharedMemAllocINTEL_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clMemFreeINTEL", TRACER_STATUS_RESULT, opencl_clMemFreeINTEL_slots, 3, 6,
-     0,
+     0, opencl_clMemFreeINTEL_ok_statuses, 1,
      opencl_clMemFreeINTEL_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clMemBlockingFreeINTEL", TRACER_STATUS_RESULT, opencl_clMemBlockingFreeINTEL_slots, 3, 6,
-     0,
+     0, opencl_clMemBlockingFreeINTEL_ok_statuses, 1,
      opencl_clMemBlockingFreeINTEL_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetMemAllocInfoINTEL", TRACER_STATUS_RESULT, opencl_clGetMemAllocInfoINTEL_slots, 8, 11,
-     0,
+     0, opencl_clGetMemAllocInfoINTEL_ok_statuses, 1,
      opencl_clGetMemAllocInfoINTEL_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clSetKernelArgMemPointerINTEL", TRACER_STATUS_RESULT, opencl_clSetKernelArgMemPointerINTEL_slots, 4, 7,
-     0,
+     0, opencl_clSetKernelArgMemPointerINTEL_ok_statuses, 1,
      opencl_clSetKernelArgMemPointerINTEL_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueMemFillINTEL", TRACER_STATUS_RESULT, opencl_clEnqueueMemFillINTEL_slots, 10, 13,
-     1,
+     1, opencl_clEnqueueMemFillINTEL_ok_statuses, 1,
      opencl_clEnqueueMemFillINTEL_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueMemcpyINTEL", TRACER_STATUS_RESULT, opencl_clEnqueueMemcpyINTEL_slots, 10, 13,
-     1,
+     1, opencl_clEnqueueMemcpyINTEL_ok_statuses, 1,
      opencl_clEnqueueMemcpyINTEL_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueMemAdviseINTEL", TRACER_STATUS_RESULT, opencl_clEnqueueMemAdviseINTEL_slots, 9, 12,
-     1,
+     1, opencl_clEnqueueMemAdviseINTEL_ok_statuses, 1,
      opencl_clEnqueueMemAdviseINTEL_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueMigrateMemINTEL", TRACER_STATUS_RESULT, opencl_clEnqueueMigrateMemINTEL_slots, 9, 12,
-     1,
+     1, opencl_clEnqueueMigrateMemINTEL_ok_statuses, 1,
      opencl_clEnqueueMigrateMemINTEL_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clEnqueueMemsetINTEL", TRACER_STATUS_RESULT, opencl_clEnqueueMemsetINTEL_slots, 9, 12,
-     1,
+     1, opencl_clEnqueueMemsetINTEL_ok_statuses, 1,
      opencl_clEnqueueMemsetINTEL_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clCreateBufferWithPropertiesINTEL", TRACER_STATUS_FIELD, opencl_clCreateBufferWithPropertiesINTEL_slots, 9, 12,
-     0,
+     0, opencl_clCreateBufferWithPropertiesINTEL_ok_statuses, 1,
      opencl_clCreateBufferWithPropertiesINTEL_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"clGetImageRequirementsInfoEXT", TRACER_STATUS_RESULT, opencl_clGetImageRequirementsInfoEXT_slots, 11, 14,
-     2,
+     2, opencl_clGetImageRequirementsInfoEXT_ok_statuses, 1,
      opencl_clGetImageRequirementsInfoEXT_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},

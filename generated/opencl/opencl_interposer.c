@@ -7,6 +7,7 @@
 #include "opencl_args.h"
 #include "opencl_tracepoints.h"
 #include "tracer_recording.h"
+#include "tracer_wrappers.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
  * on the same thread are not traced again: they are the library's own business. A call
@@ -216,6 +217,7 @@ static struct {
  * traced call (one from a signal handler, say) ever has to load anything. */
 __attribute__((constructor)) static void opencl_resolve_loaded(void) {
   tracer_code_of((const void *)opencl_nested, &opencl_own_code);
+  tracer_interposer_register("libOpenCL.so.1", (const void *)opencl_nested);
   void *library = tracer_loaded_library("libOpenCL.so.1");
   if (!library)
     return; /* resolved on first use, if the app ever loads it */
@@ -418,13 +420,13 @@ cl_int clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint 
         "libOpenCL.so.1", "clGetPlatformIDs", (void **)&opencl_real.clGetPlatformIDs);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_entries, platforms, num_platforms);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -463,8 +465,8 @@ cl_int clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.num_platforms ? (uint64_t)(*tracer_args.num_platforms) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs, tracer_record);
   else
@@ -483,13 +485,13 @@ cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
         "libOpenCL.so.1", "clGetPlatformInfo", (void **)&opencl_real.clGetPlatformInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(platform, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -534,8 +536,8 @@ cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo, tracer_record);
   else
@@ -554,13 +556,13 @@ cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_ui
         "libOpenCL.so.1", "clGetDeviceIDs", (void **)&opencl_real.clGetDeviceIDs);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(platform, device_type, num_entries, devices, num_devices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -604,8 +606,8 @@ cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_ui
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.num_devices ? (uint64_t)(*tracer_args.num_devices) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs, tracer_record);
   else
@@ -624,13 +626,13 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t pa
         "libOpenCL.so.1", "clGetDeviceInfo", (void **)&opencl_real.clGetDeviceInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -675,8 +677,8 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t pa
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo, tracer_record);
   else
@@ -695,13 +697,13 @@ cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_prop
         "libOpenCL.so.1", "clCreateSubDevices", (void **)&opencl_real.clCreateSubDevices);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(in_device, properties, num_devices, out_devices, num_devices_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -746,8 +748,8 @@ cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_prop
   tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.out_devices ? (uint64_t)(uintptr_t)(*tracer_args.out_devices) : 0;
   tracer_record[10] = tracer_args.num_devices_ret ? (uint64_t)(*tracer_args.num_devices_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices, tracer_record);
   else
@@ -765,13 +767,13 @@ cl_int clRetainDevice(cl_device_id device) {
         "libOpenCL.so.1", "clRetainDevice", (void **)&opencl_real.clRetainDevice);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -804,8 +806,8 @@ cl_int clRetainDevice(cl_device_id device) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice, tracer_record);
   else
@@ -823,13 +825,13 @@ cl_int clReleaseDevice(cl_device_id device) {
         "libOpenCL.so.1", "clReleaseDevice", (void **)&opencl_real.clReleaseDevice);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -862,8 +864,8 @@ cl_int clReleaseDevice(cl_device_id device) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice, tracer_record);
   else
@@ -882,13 +884,13 @@ cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
         "libOpenCL.so.1", "clSetDefaultDeviceCommandQueue", (void **)&opencl_real.clSetDefaultDeviceCommandQueue);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, device, command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -926,8 +928,8 @@ cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue, tracer_record);
   else
@@ -946,13 +948,13 @@ cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
         "libOpenCL.so.1", "clGetDeviceAndHostTimer", (void **)&opencl_real.clGetDeviceAndHostTimer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, device_timestamp, host_timestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -992,8 +994,8 @@ cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
   tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.device_timestamp ? (uint64_t)(*tracer_args.device_timestamp) : 0;
   tracer_record[8] = tracer_args.host_timestamp ? (uint64_t)(*tracer_args.host_timestamp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer, tracer_record);
   else
@@ -1011,13 +1013,13 @@ cl_int clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) {
         "libOpenCL.so.1", "clGetHostTimer", (void **)&opencl_real.clGetHostTimer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, host_timestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1053,8 +1055,8 @@ cl_int clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.host_timestamp ? (uint64_t)(*tracer_args.host_timestamp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer, tracer_record);
   else
@@ -1075,7 +1077,7 @@ cl_context clCreateContext(const cl_context_properties *properties, cl_uint num_
         "libOpenCL.so.1", "clCreateContext", (void **)&opencl_real.clCreateContext);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(properties, num_devices, devices, pfn_notify, user_data, errcode_ret);
@@ -1113,8 +1115,8 @@ cl_context clCreateContext(const cl_context_properties *properties, cl_uint num_
   tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext, tracer_record);
   else
@@ -1135,7 +1137,7 @@ cl_context clCreateContextFromType(const cl_context_properties *properties,
         "libOpenCL.so.1", "clCreateContextFromType", (void **)&opencl_real.clCreateContextFromType);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(properties, device_type, pfn_notify, user_data, errcode_ret);
@@ -1171,8 +1173,8 @@ cl_context clCreateContextFromType(const cl_context_properties *properties,
   tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType, tracer_record);
   else
@@ -1190,13 +1192,13 @@ cl_int clRetainContext(cl_context context) {
         "libOpenCL.so.1", "clRetainContext", (void **)&opencl_real.clRetainContext);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1229,8 +1231,8 @@ cl_int clRetainContext(cl_context context) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext, tracer_record);
   else
@@ -1248,13 +1250,13 @@ cl_int clReleaseContext(cl_context context) {
         "libOpenCL.so.1", "clReleaseContext", (void **)&opencl_real.clReleaseContext);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1287,8 +1289,8 @@ cl_int clReleaseContext(cl_context context) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext, tracer_record);
   else
@@ -1307,13 +1309,13 @@ cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t p
         "libOpenCL.so.1", "clGetContextInfo", (void **)&opencl_real.clGetContextInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1358,8 +1360,8 @@ cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t p
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo, tracer_record);
   else
@@ -1378,13 +1380,13 @@ cl_int clSetContextDestructorCallback(cl_context context, void (*pfn_notify)(cl_
         "libOpenCL.so.1", "clSetContextDestructorCallback", (void **)&opencl_real.clSetContextDestructorCallback);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1422,8 +1424,8 @@ cl_int clSetContextDestructorCallback(cl_context context, void (*pfn_notify)(cl_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback, tracer_record);
   else
@@ -1443,7 +1445,7 @@ cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_devic
         "libOpenCL.so.1", "clCreateCommandQueueWithProperties", (void **)&opencl_real.clCreateCommandQueueWithProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, errcode_ret);
@@ -1477,8 +1479,8 @@ cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_devic
   tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[9] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithProperties, tracer_record);
   else
@@ -1496,13 +1498,13 @@ cl_int clRetainCommandQueue(cl_command_queue command_queue) {
         "libOpenCL.so.1", "clRetainCommandQueue", (void **)&opencl_real.clRetainCommandQueue);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1535,8 +1537,8 @@ cl_int clRetainCommandQueue(cl_command_queue command_queue) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue, tracer_record);
   else
@@ -1554,13 +1556,13 @@ cl_int clReleaseCommandQueue(cl_command_queue command_queue) {
         "libOpenCL.so.1", "clReleaseCommandQueue", (void **)&opencl_real.clReleaseCommandQueue);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1593,8 +1595,8 @@ cl_int clReleaseCommandQueue(cl_command_queue command_queue) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue, tracer_record);
   else
@@ -1614,14 +1616,14 @@ cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_in
         "libOpenCL.so.1", "clGetCommandQueueInfo", (void **)&opencl_real.clGetCommandQueueInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1666,8 +1668,8 @@ cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_in
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo, tracer_record);
   else
@@ -1686,7 +1688,7 @@ cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void 
         "libOpenCL.so.1", "clCreateBuffer", (void **)&opencl_real.clCreateBuffer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, size, host_ptr, errcode_ret);
@@ -1721,8 +1723,8 @@ cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void 
   tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer, tracer_record);
   else
@@ -1742,7 +1744,7 @@ cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
         "libOpenCL.so.1", "clCreateSubBuffer", (void **)&opencl_real.clCreateSubBuffer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer, flags, buffer_create_type, buffer_create_info, errcode_ret);
@@ -1778,8 +1780,8 @@ cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
   tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer, tracer_record);
   else
@@ -1798,7 +1800,7 @@ cl_mem clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_form
         "libOpenCL.so.1", "clCreateImage", (void **)&opencl_real.clCreateImage);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_format, image_desc, host_ptr, errcode_ret);
@@ -1836,8 +1838,8 @@ cl_mem clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_form
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage, tracer_record);
   else
@@ -1857,7 +1859,7 @@ cl_mem clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_
         "libOpenCL.so.1", "clCreatePipe", (void **)&opencl_real.clCreatePipe);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, pipe_packet_size, pipe_max_packets, properties, errcode_ret);
@@ -1896,8 +1898,8 @@ cl_mem clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe, tracer_record);
   else
@@ -1917,7 +1919,7 @@ cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties 
         "libOpenCL.so.1", "clCreateBufferWithProperties", (void **)&opencl_real.clCreateBufferWithProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, properties, flags, size, host_ptr, errcode_ret);
@@ -1955,8 +1957,8 @@ cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties 
   tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties, tracer_record);
   else
@@ -1977,7 +1979,7 @@ cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties *
         "libOpenCL.so.1", "clCreateImageWithProperties", (void **)&opencl_real.clCreateImageWithProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, properties, flags, image_format, image_desc, host_ptr, errcode_ret);
@@ -2018,8 +2020,8 @@ cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties *
   tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[12] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties, tracer_record);
   else
@@ -2037,13 +2039,13 @@ cl_int clRetainMemObject(cl_mem memobj) {
         "libOpenCL.so.1", "clRetainMemObject", (void **)&opencl_real.clRetainMemObject);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memobj);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2076,8 +2078,8 @@ cl_int clRetainMemObject(cl_mem memobj) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject, tracer_record);
   else
@@ -2095,13 +2097,13 @@ cl_int clReleaseMemObject(cl_mem memobj) {
         "libOpenCL.so.1", "clReleaseMemObject", (void **)&opencl_real.clReleaseMemObject);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memobj);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2134,8 +2136,8 @@ cl_int clReleaseMemObject(cl_mem memobj) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject, tracer_record);
   else
@@ -2155,13 +2157,13 @@ cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
         "libOpenCL.so.1", "clGetSupportedImageFormats", (void **)&opencl_real.clGetSupportedImageFormats);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_type, num_entries, image_formats, num_image_formats);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2208,8 +2210,8 @@ cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.num_image_formats ? (uint64_t)(*tracer_args.num_image_formats) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats, tracer_record);
   else
@@ -2228,13 +2230,13 @@ cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_va
         "libOpenCL.so.1", "clGetMemObjectInfo", (void **)&opencl_real.clGetMemObjectInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memobj, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2279,8 +2281,8 @@ cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_va
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo, tracer_record);
   else
@@ -2299,13 +2301,13 @@ cl_int clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value
         "libOpenCL.so.1", "clGetImageInfo", (void **)&opencl_real.clGetImageInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(image, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2350,8 +2352,8 @@ cl_int clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(30, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo, tracer_record);
   else
@@ -2370,13 +2372,13 @@ cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_si
         "libOpenCL.so.1", "clGetPipeInfo", (void **)&opencl_real.clGetPipeInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pipe, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2421,8 +2423,8 @@ cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_si
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(31, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo, tracer_record);
   else
@@ -2441,13 +2443,13 @@ cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (*pfn_notify)(cl_mem
         "libOpenCL.so.1", "clSetMemObjectDestructorCallback", (void **)&opencl_real.clSetMemObjectDestructorCallback);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memobj, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2485,8 +2487,8 @@ cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (*pfn_notify)(cl_mem
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback, tracer_record);
   else
@@ -2504,13 +2506,13 @@ void *clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uin
         "libOpenCL.so.1", "clSVMAlloc", (void **)&opencl_real.clSVMAlloc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, size, alignment);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2551,8 +2553,8 @@ void *clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uin
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc, tracer_record);
   else
@@ -2570,14 +2572,14 @@ void clSVMFree(cl_context context, void *svm_pointer) {
         "libOpenCL.so.1", "clSVMFree", (void **)&opencl_real.clSVMFree);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     tracer_real(context, svm_pointer);
     return;
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2611,8 +2613,8 @@ void clSVMFree(cl_context context, void *svm_pointer) {
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree, tracer_record);
   else
@@ -2631,7 +2633,7 @@ cl_sampler clCreateSamplerWithProperties(cl_context context,
         "libOpenCL.so.1", "clCreateSamplerWithProperties", (void **)&opencl_real.clCreateSamplerWithProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, sampler_properties, errcode_ret);
@@ -2662,8 +2664,8 @@ cl_sampler clCreateSamplerWithProperties(cl_context context,
   tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[8] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties, tracer_record);
   else
@@ -2681,13 +2683,13 @@ cl_int clRetainSampler(cl_sampler sampler) {
         "libOpenCL.so.1", "clRetainSampler", (void **)&opencl_real.clRetainSampler);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2720,8 +2722,8 @@ cl_int clRetainSampler(cl_sampler sampler) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler, tracer_record);
   else
@@ -2739,13 +2741,13 @@ cl_int clReleaseSampler(cl_sampler sampler) {
         "libOpenCL.so.1", "clReleaseSampler", (void **)&opencl_real.clReleaseSampler);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2778,8 +2780,8 @@ cl_int clReleaseSampler(cl_sampler sampler) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler, tracer_record);
   else
@@ -2798,13 +2800,13 @@ cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t p
         "libOpenCL.so.1", "clGetSamplerInfo", (void **)&opencl_real.clGetSamplerInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sampler, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2849,8 +2851,8 @@ cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t p
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo, tracer_record);
   else
@@ -2869,7 +2871,7 @@ cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const ch
         "libOpenCL.so.1", "clCreateProgramWithSource", (void **)&opencl_real.clCreateProgramWithSource);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, count, strings, lengths, errcode_ret);
@@ -2905,8 +2907,8 @@ cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const ch
   tracer_record[3] = tracer_record_call(39, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource, tracer_record);
   else
@@ -2927,7 +2929,7 @@ cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
         "libOpenCL.so.1", "clCreateProgramWithBinary", (void **)&opencl_real.clCreateProgramWithBinary);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, num_devices, device_list, lengths, binaries, binary_status,
@@ -2969,8 +2971,8 @@ cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
   tracer_record[3] = tracer_record_call(40, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[12] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary, tracer_record);
   else
@@ -2990,7 +2992,7 @@ cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_dev
         "libOpenCL.so.1", "clCreateProgramWithBuiltInKernels", (void **)&opencl_real.clCreateProgramWithBuiltInKernels);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, num_devices, device_list, kernel_names, errcode_ret);
@@ -3026,8 +3028,8 @@ cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_dev
   tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels, tracer_record);
   else
@@ -3046,7 +3048,7 @@ cl_program clCreateProgramWithIL(cl_context context, const void *il, size_t leng
         "libOpenCL.so.1", "clCreateProgramWithIL", (void **)&opencl_real.clCreateProgramWithIL);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, il, length, errcode_ret);
@@ -3079,8 +3081,8 @@ cl_program clCreateProgramWithIL(cl_context context, const void *il, size_t leng
   tracer_record[3] = tracer_record_call(42, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[9] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL, tracer_record);
   else
@@ -3098,13 +3100,13 @@ cl_int clRetainProgram(cl_program program) {
         "libOpenCL.so.1", "clRetainProgram", (void **)&opencl_real.clRetainProgram);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3137,8 +3139,8 @@ cl_int clRetainProgram(cl_program program) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram, tracer_record);
   else
@@ -3156,13 +3158,13 @@ cl_int clReleaseProgram(cl_program program) {
         "libOpenCL.so.1", "clReleaseProgram", (void **)&opencl_real.clReleaseProgram);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3195,8 +3197,8 @@ cl_int clReleaseProgram(cl_program program) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram, tracer_record);
   else
@@ -3215,13 +3217,13 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
         "libOpenCL.so.1", "clBuildProgram", (void **)&opencl_real.clBuildProgram);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, num_devices, device_list, options, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3266,8 +3268,8 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram, tracer_record);
   else
@@ -3288,14 +3290,14 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
         "libOpenCL.so.1", "clCompileProgram", (void **)&opencl_real.clCompileProgram);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, num_devices, device_list, options, num_input_headers, input_headers,
                        header_include_names, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3350,8 +3352,8 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.header_include_names ? (uint64_t)(uintptr_t)(*tracer_args.header_include_names) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram, tracer_record);
   else
@@ -3372,7 +3374,7 @@ cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_devic
         "libOpenCL.so.1", "clLinkProgram", (void **)&opencl_real.clLinkProgram);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, num_devices, device_list, options, num_input_programs,
@@ -3419,8 +3421,8 @@ cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_devic
   tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[14] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram, tracer_record);
   else
@@ -3439,13 +3441,13 @@ cl_int clSetProgramReleaseCallback(cl_program program, void (*pfn_notify)(cl_pro
         "libOpenCL.so.1", "clSetProgramReleaseCallback", (void **)&opencl_real.clSetProgramReleaseCallback);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3483,8 +3485,8 @@ cl_int clSetProgramReleaseCallback(cl_program program, void (*pfn_notify)(cl_pro
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback, tracer_record);
   else
@@ -3503,13 +3505,13 @@ cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, s
         "libOpenCL.so.1", "clSetProgramSpecializationConstant", (void **)&opencl_real.clSetProgramSpecializationConstant);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, spec_id, spec_size, spec_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3549,8 +3551,8 @@ cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, s
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant, tracer_record);
   else
@@ -3568,13 +3570,13 @@ cl_int clUnloadPlatformCompiler(cl_platform_id platform) {
         "libOpenCL.so.1", "clUnloadPlatformCompiler", (void **)&opencl_real.clUnloadPlatformCompiler);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(platform);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3607,8 +3609,8 @@ cl_int clUnloadPlatformCompiler(cl_platform_id platform) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler))
     lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler, tracer_record);
   else
@@ -3627,13 +3629,13 @@ cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t p
         "libOpenCL.so.1", "clGetProgramInfo", (void **)&opencl_real.clGetProgramInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3678,8 +3680,8 @@ cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t p
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo, tracer_record);
   else
@@ -3699,14 +3701,14 @@ cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device,
         "libOpenCL.so.1", "clGetProgramBuildInfo", (void **)&opencl_real.clGetProgramBuildInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, device, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3754,8 +3756,8 @@ cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo, tracer_record);
   else
@@ -3773,7 +3775,7 @@ cl_kernel clCreateKernel(cl_program program, const char *kernel_name, cl_int *er
         "libOpenCL.so.1", "clCreateKernel", (void **)&opencl_real.clCreateKernel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, kernel_name, errcode_ret);
@@ -3804,8 +3806,8 @@ cl_kernel clCreateKernel(cl_program program, const char *kernel_name, cl_int *er
   tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[8] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel, tracer_record);
   else
@@ -3824,13 +3826,13 @@ cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kern
         "libOpenCL.so.1", "clCreateKernelsInProgram", (void **)&opencl_real.clCreateKernelsInProgram);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, num_kernels, kernels, num_kernels_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3871,8 +3873,8 @@ cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kern
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.num_kernels_ret ? (uint64_t)(*tracer_args.num_kernels_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram, tracer_record);
   else
@@ -3890,7 +3892,7 @@ cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
         "libOpenCL.so.1", "clCloneKernel", (void **)&opencl_real.clCloneKernel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(source_kernel, errcode_ret);
@@ -3918,8 +3920,8 @@ cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
   tracer_record[3] = tracer_record_call(55, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[7] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel))
     lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel, tracer_record);
   else
@@ -3937,13 +3939,13 @@ cl_int clRetainKernel(cl_kernel kernel) {
         "libOpenCL.so.1", "clRetainKernel", (void **)&opencl_real.clRetainKernel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3976,8 +3978,8 @@ cl_int clRetainKernel(cl_kernel kernel) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel, tracer_record);
   else
@@ -3995,13 +3997,13 @@ cl_int clReleaseKernel(cl_kernel kernel) {
         "libOpenCL.so.1", "clReleaseKernel", (void **)&opencl_real.clReleaseKernel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4034,8 +4036,8 @@ cl_int clReleaseKernel(cl_kernel kernel) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel, tracer_record);
   else
@@ -4053,13 +4055,13 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, cons
         "libOpenCL.so.1", "clSetKernelArg", (void **)&opencl_real.clSetKernelArg);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_size, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4099,8 +4101,8 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, cons
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg, tracer_record);
   else
@@ -4118,13 +4120,13 @@ cl_int clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void 
         "libOpenCL.so.1", "clSetKernelArgSVMPointer", (void **)&opencl_real.clSetKernelArgSVMPointer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4162,8 +4164,8 @@ cl_int clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer, tracer_record);
   else
@@ -4182,13 +4184,13 @@ cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
         "libOpenCL.so.1", "clSetKernelExecInfo", (void **)&opencl_real.clSetKernelExecInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, param_name, param_value_size, param_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4228,8 +4230,8 @@ cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(60, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo, tracer_record);
   else
@@ -4248,13 +4250,13 @@ cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param
         "libOpenCL.so.1", "clGetKernelInfo", (void **)&opencl_real.clGetKernelInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4299,8 +4301,8 @@ cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo, tracer_record);
   else
@@ -4319,14 +4321,14 @@ cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info
         "libOpenCL.so.1", "clGetKernelArgInfo", (void **)&opencl_real.clGetKernelArgInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_indx, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4374,8 +4376,8 @@ cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo, tracer_record);
   else
@@ -4395,14 +4397,14 @@ cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
         "libOpenCL.so.1", "clGetKernelWorkGroupInfo", (void **)&opencl_real.clGetKernelWorkGroupInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, device, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4450,8 +4452,8 @@ cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(63, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo, tracer_record);
   else
@@ -4472,14 +4474,14 @@ cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
         "libOpenCL.so.1", "clGetKernelSubGroupInfo", (void **)&opencl_real.clGetKernelSubGroupInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, device, param_name, input_value_size, input_value, param_value_size,
                        param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4532,8 +4534,8 @@ cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo, tracer_record);
   else
@@ -4551,13 +4553,13 @@ cl_int clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
         "libOpenCL.so.1", "clWaitForEvents", (void **)&opencl_real.clWaitForEvents);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_events, event_list);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4592,8 +4594,8 @@ cl_int clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents))
     lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents, tracer_record);
   else
@@ -4612,13 +4614,13 @@ cl_int clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_val
         "libOpenCL.so.1", "clGetEventInfo", (void **)&opencl_real.clGetEventInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4663,8 +4665,8 @@ cl_int clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_val
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo, tracer_record);
   else
@@ -4682,7 +4684,7 @@ cl_event clCreateUserEvent(cl_context context, cl_int *errcode_ret) {
         "libOpenCL.so.1", "clCreateUserEvent", (void **)&opencl_real.clCreateUserEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, errcode_ret);
@@ -4710,8 +4712,8 @@ cl_event clCreateUserEvent(cl_context context, cl_int *errcode_ret) {
   tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[7] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent, tracer_record);
   else
@@ -4729,13 +4731,13 @@ cl_int clRetainEvent(cl_event event) {
         "libOpenCL.so.1", "clRetainEvent", (void **)&opencl_real.clRetainEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4768,8 +4770,8 @@ cl_int clRetainEvent(cl_event event) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent, tracer_record);
   else
@@ -4787,13 +4789,13 @@ cl_int clReleaseEvent(cl_event event) {
         "libOpenCL.so.1", "clReleaseEvent", (void **)&opencl_real.clReleaseEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4826,8 +4828,8 @@ cl_int clReleaseEvent(cl_event event) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent, tracer_record);
   else
@@ -4845,13 +4847,13 @@ cl_int clSetUserEventStatus(cl_event event, cl_int execution_status) {
         "libOpenCL.so.1", "clSetUserEventStatus", (void **)&opencl_real.clSetUserEventStatus);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, execution_status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4886,8 +4888,8 @@ cl_int clSetUserEventStatus(cl_event event, cl_int execution_status) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus, tracer_record);
   else
@@ -4906,13 +4908,13 @@ cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
         "libOpenCL.so.1", "clSetEventCallback", (void **)&opencl_real.clSetEventCallback);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, command_exec_callback_type, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4952,8 +4954,8 @@ cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback, tracer_record);
   else
@@ -4973,13 +4975,13 @@ cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
         "libOpenCL.so.1", "clGetEventProfilingInfo", (void **)&opencl_real.clGetEventProfilingInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5024,8 +5026,8 @@ cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo, tracer_record);
   else
@@ -5043,13 +5045,13 @@ cl_int clFlush(cl_command_queue command_queue) {
         "libOpenCL.so.1", "clFlush", (void **)&opencl_real.clFlush);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5082,8 +5084,8 @@ cl_int clFlush(cl_command_queue command_queue) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(73, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clFlush_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clFlush__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush))
     lttng_ust_tracepoint(lttng_ust_opencl, clFlush, tracer_record);
   else
@@ -5101,13 +5103,13 @@ cl_int clFinish(cl_command_queue command_queue) {
         "libOpenCL.so.1", "clFinish", (void **)&opencl_real.clFinish);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5140,8 +5142,8 @@ cl_int clFinish(cl_command_queue command_queue) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(74, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clFinish_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clFinish__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish))
     lttng_ust_tracepoint(lttng_ust_opencl, clFinish, tracer_record);
   else
@@ -5161,7 +5163,7 @@ cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_boo
         "libOpenCL.so.1", "clEnqueueReadBuffer", (void **)&opencl_real.clEnqueueReadBuffer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_read, offset, size, ptr,
@@ -5215,8 +5217,8 @@ cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_boo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(75, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer, tracer_record);
   else
@@ -5239,7 +5241,7 @@ cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl
         "libOpenCL.so.1", "clEnqueueReadBufferRect", (void **)&opencl_real.clEnqueueReadBufferRect);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_read, buffer_origin, host_origin, region,
@@ -5307,8 +5309,8 @@ cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(76, tracer_depth, tracer_args.tracer_status);
   tracer_record[18] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBufferRect_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBufferRect__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBufferRect, tracer_record);
   else
@@ -5329,7 +5331,7 @@ cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bo
         "libOpenCL.so.1", "clEnqueueWriteBuffer", (void **)&opencl_real.clEnqueueWriteBuffer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_write, offset, size, ptr,
@@ -5383,8 +5385,8 @@ cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(77, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBuffer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBuffer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBuffer, tracer_record);
   else
@@ -5408,7 +5410,7 @@ cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
         "libOpenCL.so.1", "clEnqueueWriteBufferRect", (void **)&opencl_real.clEnqueueWriteBufferRect);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_write, buffer_origin, host_origin, region,
@@ -5476,8 +5478,8 @@ cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(78, tracer_depth, tracer_args.tracer_status);
   tracer_record[18] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBufferRect_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBufferRect__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBufferRect, tracer_record);
   else
@@ -5498,7 +5500,7 @@ cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const 
         "libOpenCL.so.1", "clEnqueueFillBuffer", (void **)&opencl_real.clEnqueueFillBuffer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, pattern, pattern_size, offset, size,
@@ -5552,8 +5554,8 @@ cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(79, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer, tracer_record);
   else
@@ -5574,7 +5576,7 @@ cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl
         "libOpenCL.so.1", "clEnqueueCopyBuffer", (void **)&opencl_real.clEnqueueCopyBuffer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_buffer, dst_buffer, src_offset, dst_offset, size,
@@ -5628,8 +5630,8 @@ cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(80, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer, tracer_record);
   else
@@ -5652,7 +5654,7 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer
         "libOpenCL.so.1", "clEnqueueCopyBufferRect", (void **)&opencl_real.clEnqueueCopyBufferRect);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_buffer, dst_buffer, src_origin, dst_origin, region,
@@ -5717,8 +5719,8 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
   tracer_record[17] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferRect_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferRect__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferRect, tracer_record);
   else
@@ -5739,7 +5741,7 @@ cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool 
         "libOpenCL.so.1", "clEnqueueReadImage", (void **)&opencl_real.clEnqueueReadImage);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, image, blocking_read, origin, region, row_pitch, slice_pitch,
@@ -5798,8 +5800,8 @@ cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
   tracer_record[15] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage, tracer_record);
   else
@@ -5821,7 +5823,7 @@ cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool
         "libOpenCL.so.1", "clEnqueueWriteImage", (void **)&opencl_real.clEnqueueWriteImage);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, image, blocking_write, origin, region, input_row_pitch,
@@ -5880,8 +5882,8 @@ cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(83, tracer_depth, tracer_args.tracer_status);
   tracer_record[15] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage, tracer_record);
   else
@@ -5902,14 +5904,14 @@ cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const vo
         "libOpenCL.so.1", "clEnqueueFillImage", (void **)&opencl_real.clEnqueueFillImage);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, image, fill_color, origin, region, num_events_in_wait_list,
                        event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5961,8 +5963,8 @@ cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const vo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage, tracer_record);
   else
@@ -5983,7 +5985,7 @@ cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_m
         "libOpenCL.so.1", "clEnqueueCopyImage", (void **)&opencl_real.clEnqueueCopyImage);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_image, dst_image, src_origin, dst_origin, region,
@@ -6037,8 +6039,8 @@ cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_m
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(85, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage, tracer_record);
   else
@@ -6059,14 +6061,14 @@ cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_ima
         "libOpenCL.so.1", "clEnqueueCopyImageToBuffer", (void **)&opencl_real.clEnqueueCopyImageToBuffer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_image, dst_buffer, src_origin, region, dst_offset,
                        num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6121,8 +6123,8 @@ cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_ima
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer, tracer_record);
   else
@@ -6143,14 +6145,14 @@ cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buf
         "libOpenCL.so.1", "clEnqueueCopyBufferToImage", (void **)&opencl_real.clEnqueueCopyBufferToImage);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_buffer, dst_image, src_offset, dst_origin, region,
                        num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6205,8 +6207,8 @@ cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buf
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage, tracer_record);
   else
@@ -6227,7 +6229,7 @@ void *clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool 
         "libOpenCL.so.1", "clEnqueueMapBuffer", (void **)&opencl_real.clEnqueueMapBuffer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_map, map_flags, offset, size,
@@ -6289,8 +6291,8 @@ void *clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool 
   tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[15] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   tracer_record[16] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer, tracer_record);
   else
@@ -6312,7 +6314,7 @@ void *clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool bl
         "libOpenCL.so.1", "clEnqueueMapImage", (void **)&opencl_real.clEnqueueMapImage);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, image, blocking_map, map_flags, origin, region,
@@ -6372,8 +6374,8 @@ void *clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool bl
   tracer_record[18] = tracer_args.image_slice_pitch ? (uint64_t)(*tracer_args.image_slice_pitch) : 0;
   tracer_record[19] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   tracer_record[20] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage, tracer_record);
   else
@@ -6393,7 +6395,7 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, vo
         "libOpenCL.so.1", "clEnqueueUnmapMemObject", (void **)&opencl_real.clEnqueueUnmapMemObject);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, memobj, mapped_ptr, num_events_in_wait_list, event_wait_list,
@@ -6440,8 +6442,8 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, vo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueUnmapMemObject_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueUnmapMemObject__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueUnmapMemObject, tracer_record);
   else
@@ -6462,14 +6464,14 @@ cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_me
         "libOpenCL.so.1", "clEnqueueMigrateMemObjects", (void **)&opencl_real.clEnqueueMigrateMemObjects);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
                        event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6519,8 +6521,8 @@ cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_me
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(91, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects, tracer_record);
   else
@@ -6541,7 +6543,7 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, 
         "libOpenCL.so.1", "clEnqueueNDRangeKernel", (void **)&opencl_real.clEnqueueNDRangeKernel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size,
@@ -6595,8 +6597,8 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNDRangeKernel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNDRangeKernel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNDRangeKernel, tracer_record);
   else
@@ -6617,14 +6619,14 @@ cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(v
         "libOpenCL.so.1", "clEnqueueNativeKernel", (void **)&opencl_real.clEnqueueNativeKernel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, user_func, args, cb_args, num_mem_objects, mem_list,
                        args_mem_loc, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6683,8 +6685,8 @@ cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(v
   tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.args_mem_loc ? (uint64_t)(uintptr_t)(*tracer_args.args_mem_loc) : 0;
   tracer_record[15] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel, tracer_record);
   else
@@ -6703,13 +6705,13 @@ cl_int clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_e
         "libOpenCL.so.1", "clEnqueueMarkerWithWaitList", (void **)&opencl_real.clEnqueueMarkerWithWaitList);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6751,8 +6753,8 @@ cl_int clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_e
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList, tracer_record);
   else
@@ -6771,13 +6773,13 @@ cl_int clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_
         "libOpenCL.so.1", "clEnqueueBarrierWithWaitList", (void **)&opencl_real.clEnqueueBarrierWithWaitList);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6819,8 +6821,8 @@ cl_int clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList, tracer_record);
   else
@@ -6842,14 +6844,14 @@ cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers
         "libOpenCL.so.1", "clEnqueueSVMFree", (void **)&opencl_real.clEnqueueSVMFree);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
                        num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6902,8 +6904,8 @@ cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree, tracer_record);
   else
@@ -6923,7 +6925,7 @@ cl_int clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy,
         "libOpenCL.so.1", "clEnqueueSVMMemcpy", (void **)&opencl_real.clEnqueueSVMMemcpy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
@@ -6974,8 +6976,8 @@ cl_int clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(97, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy, tracer_record);
   else
@@ -6995,7 +6997,7 @@ cl_int clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const 
         "libOpenCL.so.1", "clEnqueueSVMMemFill", (void **)&opencl_real.clEnqueueSVMMemFill);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list,
@@ -7046,8 +7048,8 @@ cl_int clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(98, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill, tracer_record);
   else
@@ -7067,14 +7069,14 @@ cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_
         "libOpenCL.so.1", "clEnqueueSVMMap", (void **)&opencl_real.clEnqueueSVMMap);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7126,8 +7128,8 @@ cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap, tracer_record);
   else
@@ -7147,13 +7149,13 @@ cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
         "libOpenCL.so.1", "clEnqueueSVMUnmap", (void **)&opencl_real.clEnqueueSVMUnmap);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7198,8 +7200,8 @@ cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap, tracer_record);
   else
@@ -7220,14 +7222,14 @@ cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_po
         "libOpenCL.so.1", "clEnqueueSVMMigrateMem", (void **)&opencl_real.clEnqueueSVMMigrateMem);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, sizes, flags,
                        num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7280,8 +7282,8 @@ cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_po
   tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.svm_pointers ? (uint64_t)(uintptr_t)(*tracer_args.svm_pointers) : 0;
   tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem, tracer_record);
   else
@@ -7299,13 +7301,13 @@ void *clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const ch
         "libOpenCL.so.1", "clGetExtensionFunctionAddressForPlatform", (void **)&opencl_real.clGetExtensionFunctionAddressForPlatform);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(platform, func_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7341,8 +7343,8 @@ void *clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const ch
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform, tracer_record);
   else
@@ -7362,13 +7364,13 @@ cl_int clSetCommandQueueProperty(cl_command_queue command_queue,
         "libOpenCL.so.1", "clSetCommandQueueProperty", (void **)&opencl_real.clSetCommandQueueProperty);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, properties, enable, old_properties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7409,8 +7411,8 @@ cl_int clSetCommandQueueProperty(cl_command_queue command_queue,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.old_properties ? (uint64_t)(*tracer_args.old_properties) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty, tracer_record);
   else
@@ -7430,7 +7432,7 @@ cl_mem clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_fo
         "libOpenCL.so.1", "clCreateImage2D", (void **)&opencl_real.clCreateImage2D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_format, image_width, image_height, image_row_pitch,
@@ -7474,8 +7476,8 @@ cl_mem clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_fo
   tracer_record[3] = tracer_record_call(104, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[13] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D, tracer_record);
   else
@@ -7496,7 +7498,7 @@ cl_mem clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_fo
         "libOpenCL.so.1", "clCreateImage3D", (void **)&opencl_real.clCreateImage3D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_format, image_width, image_height, image_depth,
@@ -7546,8 +7548,8 @@ cl_mem clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_fo
   tracer_record[3] = tracer_record_call(105, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[15] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D, tracer_record);
   else
@@ -7565,13 +7567,13 @@ cl_int clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
         "libOpenCL.so.1", "clEnqueueMarker", (void **)&opencl_real.clEnqueueMarker);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7607,8 +7609,8 @@ cl_int clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(106, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker, tracer_record);
   else
@@ -7627,13 +7629,13 @@ cl_int clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events
         "libOpenCL.so.1", "clEnqueueWaitForEvents", (void **)&opencl_real.clEnqueueWaitForEvents);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_events, event_list);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7671,8 +7673,8 @@ cl_int clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents, tracer_record);
   else
@@ -7690,13 +7692,13 @@ cl_int clEnqueueBarrier(cl_command_queue command_queue) {
         "libOpenCL.so.1", "clEnqueueBarrier", (void **)&opencl_real.clEnqueueBarrier);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7729,8 +7731,8 @@ cl_int clEnqueueBarrier(cl_command_queue command_queue) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier, tracer_record);
   else
@@ -7748,13 +7750,13 @@ cl_int clUnloadCompiler(void) {
         "libOpenCL.so.1", "clUnloadCompiler", (void **)&opencl_real.clUnloadCompiler);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7785,8 +7787,8 @@ cl_int clUnloadCompiler(void) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler))
     lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler, tracer_record);
   else
@@ -7804,13 +7806,13 @@ void *clGetExtensionFunctionAddress(const char *func_name) {
         "libOpenCL.so.1", "clGetExtensionFunctionAddress", (void **)&opencl_real.clGetExtensionFunctionAddress);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7844,8 +7846,8 @@ void *clGetExtensionFunctionAddress(const char *func_name) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress, tracer_record);
   else
@@ -7864,7 +7866,7 @@ cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device,
         "libOpenCL.so.1", "clCreateCommandQueue", (void **)&opencl_real.clCreateCommandQueue);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, errcode_ret);
@@ -7898,8 +7900,8 @@ cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device,
   tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[9] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue, tracer_record);
   else
@@ -7919,7 +7921,7 @@ cl_sampler clCreateSampler(cl_context context, cl_bool normalized_coords,
         "libOpenCL.so.1", "clCreateSampler", (void **)&opencl_real.clCreateSampler);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, normalized_coords, addressing_mode, filter_mode, errcode_ret);
@@ -7955,8 +7957,8 @@ cl_sampler clCreateSampler(cl_context context, cl_bool normalized_coords,
   tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler, tracer_record);
   else
@@ -7976,7 +7978,7 @@ cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
         "libOpenCL.so.1", "clEnqueueTask", (void **)&opencl_real.clEnqueueTask);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, kernel, num_events_in_wait_list, event_wait_list, event);
@@ -8019,8 +8021,8 @@ cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(113, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask, tracer_record);
   else
@@ -8040,7 +8042,7 @@ cl_command_buffer_khr clCreateCommandBufferKHR(cl_uint num_queues, const cl_comm
         "libOpenCL.so.1", "clCreateCommandBufferKHR", (void **)&opencl_real.clCreateCommandBufferKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_queues, queues, properties, errcode_ret);
@@ -8073,8 +8075,8 @@ cl_command_buffer_khr clCreateCommandBufferKHR(cl_uint num_queues, const cl_comm
   tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[9] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR, tracer_record);
   else
@@ -8092,13 +8094,13 @@ cl_int clFinalizeCommandBufferKHR(cl_command_buffer_khr command_buffer) {
         "libOpenCL.so.1", "clFinalizeCommandBufferKHR", (void **)&opencl_real.clFinalizeCommandBufferKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8131,8 +8133,8 @@ cl_int clFinalizeCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR, tracer_record);
   else
@@ -8150,13 +8152,13 @@ cl_int clRetainCommandBufferKHR(cl_command_buffer_khr command_buffer) {
         "libOpenCL.so.1", "clRetainCommandBufferKHR", (void **)&opencl_real.clRetainCommandBufferKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8189,8 +8191,8 @@ cl_int clRetainCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR, tracer_record);
   else
@@ -8208,13 +8210,13 @@ cl_int clReleaseCommandBufferKHR(cl_command_buffer_khr command_buffer) {
         "libOpenCL.so.1", "clReleaseCommandBufferKHR", (void **)&opencl_real.clReleaseCommandBufferKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8247,8 +8249,8 @@ cl_int clReleaseCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR, tracer_record);
   else
@@ -8269,14 +8271,14 @@ cl_int clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues,
         "libOpenCL.so.1", "clEnqueueCommandBufferKHR", (void **)&opencl_real.clEnqueueCommandBufferKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_queues, queues, command_buffer, num_events_in_wait_list, event_wait_list,
                        event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8325,8 +8327,8 @@ cl_int clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues,
   tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.queues ? (uint64_t)(uintptr_t)(*tracer_args.queues) : 0;
   tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR, tracer_record);
   else
@@ -8349,14 +8351,14 @@ cl_int clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer,
         "libOpenCL.so.1", "clCommandBarrierWithWaitListKHR", (void **)&opencl_real.clCommandBarrierWithWaitListKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, num_sync_points_in_wait_list,
                        sync_point_wait_list, sync_point, mutable_handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8405,8 +8407,8 @@ cl_int clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer,
   tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record[11] = tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR, tracer_record);
   else
@@ -8428,7 +8430,7 @@ cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
         "libOpenCL.so.1", "clCommandCopyBufferKHR", (void **)&opencl_real.clCommandCopyBufferKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_offset,
@@ -8436,7 +8438,7 @@ cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
                        sync_point, mutable_handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8499,8 +8501,8 @@ cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
   tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
   tracer_record[15] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record[16] = tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR, tracer_record);
   else
@@ -8527,7 +8529,7 @@ cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer,
         "libOpenCL.so.1", "clCommandCopyBufferRectKHR", (void **)&opencl_real.clCommandCopyBufferRectKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_origin,
@@ -8536,7 +8538,7 @@ cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer,
                        sync_point, mutable_handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8610,8 +8612,8 @@ cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer,
   tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
   tracer_record[19] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record[20] = tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR, tracer_record);
   else
@@ -8635,7 +8637,7 @@ cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer,
         "libOpenCL.so.1", "clCommandCopyBufferToImageKHR", (void **)&opencl_real.clCommandCopyBufferToImageKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_image, src_offset, dst_origin,
@@ -8643,7 +8645,7 @@ cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer,
                        mutable_handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8706,8 +8708,8 @@ cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer,
   tracer_record[3] = tracer_record_call(122, tracer_depth, tracer_args.tracer_status);
   tracer_record[15] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record[16] = tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR, tracer_record);
   else
@@ -8730,7 +8732,7 @@ cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
         "libOpenCL.so.1", "clCommandCopyImageKHR", (void **)&opencl_real.clCommandCopyImageKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_image, dst_image, src_origin, dst_origin,
@@ -8738,7 +8740,7 @@ cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
                        mutable_handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8801,8 +8803,8 @@ cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
   tracer_record[3] = tracer_record_call(123, tracer_depth, tracer_args.tracer_status);
   tracer_record[15] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record[16] = tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR, tracer_record);
   else
@@ -8827,7 +8829,7 @@ cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer,
         "libOpenCL.so.1", "clCommandCopyImageToBufferKHR", (void **)&opencl_real.clCommandCopyImageToBufferKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_image, dst_buffer, src_origin, region,
@@ -8835,7 +8837,7 @@ cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer,
                        mutable_handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8898,8 +8900,8 @@ cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer,
   tracer_record[3] = tracer_record_call(124, tracer_depth, tracer_args.tracer_status);
   tracer_record[15] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record[16] = tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR, tracer_record);
   else
@@ -8921,7 +8923,7 @@ cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
         "libOpenCL.so.1", "clCommandFillBufferKHR", (void **)&opencl_real.clCommandFillBufferKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, buffer, pattern, pattern_size, offset, size,
@@ -8929,7 +8931,7 @@ cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
                        mutable_handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8992,8 +8994,8 @@ cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
   tracer_record[3] = tracer_record_call(125, tracer_depth, tracer_args.tracer_status);
   tracer_record[15] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record[16] = tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR, tracer_record);
   else
@@ -9015,7 +9017,7 @@ cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
         "libOpenCL.so.1", "clCommandFillImageKHR", (void **)&opencl_real.clCommandFillImageKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, image, fill_color, origin, region,
@@ -9023,7 +9025,7 @@ cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
                        mutable_handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9083,8 +9085,8 @@ cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
   tracer_record[3] = tracer_record_call(126, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record[15] = tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR, tracer_record);
   else
@@ -9111,7 +9113,7 @@ cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer,
         "libOpenCL.so.1", "clCommandNDRangeKernelKHR", (void **)&opencl_real.clCommandNDRangeKernelKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, properties, kernel, work_dim,
@@ -9120,7 +9122,7 @@ cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer,
                        mutable_handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9186,8 +9188,8 @@ cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer,
   tracer_record[3] = tracer_record_call(127, tracer_depth, tracer_args.tracer_status);
   tracer_record[16] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record[17] = tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR, tracer_record);
   else
@@ -9207,14 +9209,14 @@ cl_int clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer,
         "libOpenCL.so.1", "clGetCommandBufferInfoKHR", (void **)&opencl_real.clGetCommandBufferInfoKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9259,8 +9261,8 @@ cl_int clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(128, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR, tracer_record);
   else
@@ -9279,13 +9281,13 @@ cl_int clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer,
         "libOpenCL.so.1", "clUpdateMutableCommandsKHR", (void **)&opencl_real.clUpdateMutableCommandsKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, mutable_config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9320,8 +9322,8 @@ cl_int clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(129, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR, tracer_record);
   else
@@ -9341,13 +9343,13 @@ cl_int clGetMutableCommandInfoKHR(cl_mutable_command_khr command,
         "libOpenCL.so.1", "clGetMutableCommandInfoKHR", (void **)&opencl_real.clGetMutableCommandInfoKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9392,8 +9394,8 @@ cl_int clGetMutableCommandInfoKHR(cl_mutable_command_khr command,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(130, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR, tracer_record);
   else
@@ -9412,13 +9414,13 @@ cl_int clSetMemObjectDestructorAPPLE(cl_mem memobj, void (*pfn_notify)(cl_mem, v
         "libOpenCL.so.1", "clSetMemObjectDestructorAPPLE", (void **)&opencl_real.clSetMemObjectDestructorAPPLE);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memobj, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9456,8 +9458,8 @@ cl_int clSetMemObjectDestructorAPPLE(cl_mem memobj, void (*pfn_notify)(cl_mem, v
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(131, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE, tracer_record);
   else
@@ -9476,14 +9478,14 @@ void clLogMessagesToSystemLogAPPLE(const char *errstr, const void *private_info,
         "libOpenCL.so.1", "clLogMessagesToSystemLogAPPLE", (void **)&opencl_real.clLogMessagesToSystemLogAPPLE);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9521,8 +9523,8 @@ void clLogMessagesToSystemLogAPPLE(const char *errstr, const void *private_info,
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(132, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE))
     lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE, tracer_record);
   else
@@ -9540,14 +9542,14 @@ void clLogMessagesToStdoutAPPLE(const char *errstr, const void *private_info, si
         "libOpenCL.so.1", "clLogMessagesToStdoutAPPLE", (void **)&opencl_real.clLogMessagesToStdoutAPPLE);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9585,8 +9587,8 @@ void clLogMessagesToStdoutAPPLE(const char *errstr, const void *private_info, si
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(133, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE))
     lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE, tracer_record);
   else
@@ -9604,14 +9606,14 @@ void clLogMessagesToStderrAPPLE(const char *errstr, const void *private_info, si
         "libOpenCL.so.1", "clLogMessagesToStderrAPPLE", (void **)&opencl_real.clLogMessagesToStderrAPPLE);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9649,8 +9651,8 @@ void clLogMessagesToStderrAPPLE(const char *errstr, const void *private_info, si
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(134, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE))
     lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE, tracer_record);
   else
@@ -9667,13 +9669,13 @@ cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl
         "libOpenCL.so.1", "clIcdGetPlatformIDsKHR", (void **)&opencl_real.clIcdGetPlatformIDsKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_entries, platforms, num_platforms);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9713,8 +9715,8 @@ cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl
   tracer_record[3] = tracer_record_call(135, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.platforms ? (uint64_t)(uintptr_t)(*tracer_args.platforms) : 0;
   tracer_record[8] = tracer_args.num_platforms ? (uint64_t)(*tracer_args.num_platforms) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR, tracer_record);
   else
@@ -9733,7 +9735,7 @@ cl_program clCreateProgramWithILKHR(cl_context context, const void *il, size_t l
         "libOpenCL.so.1", "clCreateProgramWithILKHR", (void **)&opencl_real.clCreateProgramWithILKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, il, length, errcode_ret);
@@ -9766,8 +9768,8 @@ cl_program clCreateProgramWithILKHR(cl_context context, const void *il, size_t l
   tracer_record[3] = tracer_record_call(136, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[9] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR, tracer_record);
   else
@@ -9785,13 +9787,13 @@ cl_int clTerminateContextKHR(cl_context context) {
         "libOpenCL.so.1", "clTerminateContextKHR", (void **)&opencl_real.clTerminateContextKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9824,8 +9826,8 @@ cl_int clTerminateContextKHR(cl_context context) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(137, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR, tracer_record);
   else
@@ -9845,7 +9847,7 @@ cl_command_queue clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_de
         "libOpenCL.so.1", "clCreateCommandQueueWithPropertiesKHR", (void **)&opencl_real.clCreateCommandQueueWithPropertiesKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, errcode_ret);
@@ -9878,8 +9880,8 @@ cl_command_queue clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_de
   tracer_record[3] = tracer_record_call(138, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[9] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR, tracer_record);
   else
@@ -9897,13 +9899,13 @@ cl_int clReleaseDeviceEXT(cl_device_id device) {
         "libOpenCL.so.1", "clReleaseDeviceEXT", (void **)&opencl_real.clReleaseDeviceEXT);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9936,8 +9938,8 @@ cl_int clReleaseDeviceEXT(cl_device_id device) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(139, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT, tracer_record);
   else
@@ -9955,13 +9957,13 @@ cl_int clRetainDeviceEXT(cl_device_id device) {
         "libOpenCL.so.1", "clRetainDeviceEXT", (void **)&opencl_real.clRetainDeviceEXT);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9994,8 +9996,8 @@ cl_int clRetainDeviceEXT(cl_device_id device) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(140, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT, tracer_record);
   else
@@ -10015,13 +10017,13 @@ cl_int clCreateSubDevicesEXT(cl_device_id in_device,
         "libOpenCL.so.1", "clCreateSubDevicesEXT", (void **)&opencl_real.clCreateSubDevicesEXT);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(in_device, properties, num_entries, out_devices, num_devices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10066,8 +10068,8 @@ cl_int clCreateSubDevicesEXT(cl_device_id in_device,
   tracer_record[3] = tracer_record_call(141, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.out_devices ? (uint64_t)(uintptr_t)(*tracer_args.out_devices) : 0;
   tracer_record[10] = tracer_args.num_devices ? (uint64_t)(*tracer_args.num_devices) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT, tracer_record);
   else
@@ -10088,14 +10090,14 @@ cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_
         "libOpenCL.so.1", "clEnqueueMigrateMemObjectEXT", (void **)&opencl_real.clEnqueueMigrateMemObjectEXT);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
                        event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10145,8 +10147,8 @@ cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(142, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT, tracer_record);
   else
@@ -10167,14 +10169,14 @@ cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t 
         "libOpenCL.so.1", "clGetDeviceImageInfoQCOM", (void **)&opencl_real.clGetDeviceImageInfoQCOM);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, image_width, image_height, image_format, param_name,
                        param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10227,8 +10229,8 @@ cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(143, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM, tracer_record);
   else
@@ -10248,14 +10250,14 @@ cl_int clEnqueueAcquireGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
         "libOpenCL.so.1", "clEnqueueAcquireGrallocObjectsIMG", (void **)&opencl_real.clEnqueueAcquireGrallocObjectsIMG);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10303,8 +10305,8 @@ cl_int clEnqueueAcquireGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(144, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG, tracer_record);
   else
@@ -10324,14 +10326,14 @@ cl_int clEnqueueReleaseGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
         "libOpenCL.so.1", "clEnqueueReleaseGrallocObjectsIMG", (void **)&opencl_real.clEnqueueReleaseGrallocObjectsIMG);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10379,8 +10381,8 @@ cl_int clEnqueueReleaseGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(145, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG, tracer_record);
   else
@@ -10402,14 +10404,14 @@ cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_ima
         "libOpenCL.so.1", "clEnqueueGenerateMipmapIMG", (void **)&opencl_real.clEnqueueGenerateMipmapIMG);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_image, dst_image, mipmap_filter_mode, array_region,
                        mip_region, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10465,8 +10467,8 @@ cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_ima
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG, tracer_record);
   else
@@ -10487,14 +10489,14 @@ cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device,
         "libOpenCL.so.1", "clGetKernelSubGroupInfoKHR", (void **)&opencl_real.clGetKernelSubGroupInfoKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(in_kernel, in_device, param_name, input_value_size, input_value,
                        param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10547,8 +10549,8 @@ cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR, tracer_record);
   else
@@ -10569,14 +10571,14 @@ cl_int clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_k
         "libOpenCL.so.1", "clGetKernelSuggestedLocalWorkSizeKHR", (void **)&opencl_real.clGetKernelSuggestedLocalWorkSizeKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size,
                        suggested_local_work_size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10624,8 +10626,8 @@ cl_int clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_k
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.suggested_local_work_size ? (uint64_t)(*tracer_args.suggested_local_work_size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR, tracer_record);
   else
@@ -10646,14 +10648,14 @@ cl_int clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue command_queue,
         "libOpenCL.so.1", "clEnqueueAcquireExternalMemObjectsKHR", (void **)&opencl_real.clEnqueueAcquireExternalMemObjectsKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10701,8 +10703,8 @@ cl_int clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue command_queue,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(149, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR, tracer_record);
   else
@@ -10723,14 +10725,14 @@ cl_int clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue command_queue,
         "libOpenCL.so.1", "clEnqueueReleaseExternalMemObjectsKHR", (void **)&opencl_real.clEnqueueReleaseExternalMemObjectsKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10778,8 +10780,8 @@ cl_int clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue command_queue,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(150, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR, tracer_record);
   else
@@ -10799,13 +10801,13 @@ cl_int clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr sema_object, cl_device_id
         "libOpenCL.so.1", "clGetSemaphoreHandleForTypeKHR", (void **)&opencl_real.clGetSemaphoreHandleForTypeKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sema_object, device, handle_type, handle_size, handle_ptr, handle_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10852,8 +10854,8 @@ cl_int clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr sema_object, cl_device_id
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(151, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.handle_size_ret ? (uint64_t)(*tracer_args.handle_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR, tracer_record);
   else
@@ -10873,7 +10875,7 @@ cl_semaphore_khr clCreateSemaphoreWithPropertiesKHR(cl_context context,
         "libOpenCL.so.1", "clCreateSemaphoreWithPropertiesKHR", (void **)&opencl_real.clCreateSemaphoreWithPropertiesKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, sema_props, errcode_ret);
@@ -10904,8 +10906,8 @@ cl_semaphore_khr clCreateSemaphoreWithPropertiesKHR(cl_context context,
   tracer_record[3] = tracer_record_call(152, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[8] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR, tracer_record);
   else
@@ -10927,14 +10929,14 @@ cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_se
         "libOpenCL.so.1", "clEnqueueWaitSemaphoresKHR", (void **)&opencl_real.clEnqueueWaitSemaphoresKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                        num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10984,8 +10986,8 @@ cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_se
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR, tracer_record);
   else
@@ -11007,14 +11009,14 @@ cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_
         "libOpenCL.so.1", "clEnqueueSignalSemaphoresKHR", (void **)&opencl_real.clEnqueueSignalSemaphoresKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                        num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11064,8 +11066,8 @@ cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR, tracer_record);
   else
@@ -11085,13 +11087,13 @@ cl_int clGetSemaphoreInfoKHR(cl_semaphore_khr sema_object, cl_semaphore_info_khr
         "libOpenCL.so.1", "clGetSemaphoreInfoKHR", (void **)&opencl_real.clGetSemaphoreInfoKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sema_object, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11136,8 +11138,8 @@ cl_int clGetSemaphoreInfoKHR(cl_semaphore_khr sema_object, cl_semaphore_info_khr
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(155, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR, tracer_record);
   else
@@ -11155,13 +11157,13 @@ cl_int clReleaseSemaphoreKHR(cl_semaphore_khr sema_object) {
         "libOpenCL.so.1", "clReleaseSemaphoreKHR", (void **)&opencl_real.clReleaseSemaphoreKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sema_object);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11194,8 +11196,8 @@ cl_int clReleaseSemaphoreKHR(cl_semaphore_khr sema_object) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(156, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR, tracer_record);
   else
@@ -11213,13 +11215,13 @@ cl_int clRetainSemaphoreKHR(cl_semaphore_khr sema_object) {
         "libOpenCL.so.1", "clRetainSemaphoreKHR", (void **)&opencl_real.clRetainSemaphoreKHR);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sema_object);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11252,8 +11254,8 @@ cl_int clRetainSemaphoreKHR(cl_semaphore_khr sema_object) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(157, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR, tracer_record);
   else
@@ -11273,7 +11275,7 @@ cl_mem clImportMemoryARM(cl_context context, cl_mem_flags flags,
         "libOpenCL.so.1", "clImportMemoryARM", (void **)&opencl_real.clImportMemoryARM);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, properties, memory, size, errcode_ret);
@@ -11311,8 +11313,8 @@ cl_mem clImportMemoryARM(cl_context context, cl_mem_flags flags,
   tracer_record[3] = tracer_record_call(158, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM, tracer_record);
   else
@@ -11330,13 +11332,13 @@ void *clSVMAllocARM(cl_context context, cl_svm_mem_flags_arm flags, size_t size,
         "libOpenCL.so.1", "clSVMAllocARM", (void **)&opencl_real.clSVMAllocARM);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, size, alignment);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11377,8 +11379,8 @@ void *clSVMAllocARM(cl_context context, cl_svm_mem_flags_arm flags, size_t size,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(159, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM, tracer_record);
   else
@@ -11396,14 +11398,14 @@ void clSVMFreeARM(cl_context context, void *svm_pointer) {
         "libOpenCL.so.1", "clSVMFreeARM", (void **)&opencl_real.clSVMFreeARM);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     tracer_real(context, svm_pointer);
     return;
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11437,8 +11439,8 @@ void clSVMFreeARM(cl_context context, void *svm_pointer) {
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(160, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM, tracer_record);
   else
@@ -11459,14 +11461,14 @@ cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_point
         "libOpenCL.so.1", "clEnqueueSVMFreeARM", (void **)&opencl_real.clEnqueueSVMFreeARM);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
                        num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11519,8 +11521,8 @@ cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_point
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(161, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM, tracer_record);
   else
@@ -11540,14 +11542,14 @@ cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_co
         "libOpenCL.so.1", "clEnqueueSVMMemcpyARM", (void **)&opencl_real.clEnqueueSVMMemcpyARM);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11599,8 +11601,8 @@ cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_co
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(162, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM, tracer_record);
   else
@@ -11620,14 +11622,14 @@ cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, con
         "libOpenCL.so.1", "clEnqueueSVMMemFillARM", (void **)&opencl_real.clEnqueueSVMMemFillARM);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11679,8 +11681,8 @@ cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, con
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(163, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM, tracer_record);
   else
@@ -11700,14 +11702,14 @@ cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, 
         "libOpenCL.so.1", "clEnqueueSVMMapARM", (void **)&opencl_real.clEnqueueSVMMapARM);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11759,8 +11761,8 @@ cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(164, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM, tracer_record);
   else
@@ -11780,13 +11782,13 @@ cl_int clEnqueueSVMUnmapARM(cl_command_queue command_queue, void *svm_ptr,
         "libOpenCL.so.1", "clEnqueueSVMUnmapARM", (void **)&opencl_real.clEnqueueSVMUnmapARM);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11831,8 +11833,8 @@ cl_int clEnqueueSVMUnmapARM(cl_command_queue command_queue, void *svm_ptr,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(165, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM, tracer_record);
   else
@@ -11850,13 +11852,13 @@ cl_int clSetKernelArgSVMPointerARM(cl_kernel kernel, cl_uint arg_index, const vo
         "libOpenCL.so.1", "clSetKernelArgSVMPointerARM", (void **)&opencl_real.clSetKernelArgSVMPointerARM);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11894,8 +11896,8 @@ cl_int clSetKernelArgSVMPointerARM(cl_kernel kernel, cl_uint arg_index, const vo
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(166, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM, tracer_record);
   else
@@ -11914,13 +11916,13 @@ cl_int clSetKernelExecInfoARM(cl_kernel kernel, cl_kernel_exec_info_arm param_na
         "libOpenCL.so.1", "clSetKernelExecInfoARM", (void **)&opencl_real.clSetKernelExecInfoARM);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, param_name, param_value_size, param_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11960,8 +11962,8 @@ cl_int clSetKernelExecInfoARM(cl_kernel kernel, cl_kernel_exec_info_arm param_na
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(167, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM, tracer_record);
   else
@@ -11982,7 +11984,7 @@ cl_accelerator_intel clCreateAcceleratorINTEL(cl_context context,
         "libOpenCL.so.1", "clCreateAcceleratorINTEL", (void **)&opencl_real.clCreateAcceleratorINTEL);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, accelerator_type, descriptor_size, descriptor, errcode_ret);
@@ -12018,8 +12020,8 @@ cl_accelerator_intel clCreateAcceleratorINTEL(cl_context context,
   tracer_record[3] = tracer_record_call(168, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL, tracer_record);
   else
@@ -12039,13 +12041,13 @@ cl_int clGetAcceleratorInfoINTEL(cl_accelerator_intel accelerator,
         "libOpenCL.so.1", "clGetAcceleratorInfoINTEL", (void **)&opencl_real.clGetAcceleratorInfoINTEL);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(accelerator, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12090,8 +12092,8 @@ cl_int clGetAcceleratorInfoINTEL(cl_accelerator_intel accelerator,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(169, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL, tracer_record);
   else
@@ -12109,13 +12111,13 @@ cl_int clRetainAcceleratorINTEL(cl_accelerator_intel accelerator) {
         "libOpenCL.so.1", "clRetainAcceleratorINTEL", (void **)&opencl_real.clRetainAcceleratorINTEL);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(accelerator);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12148,8 +12150,8 @@ cl_int clRetainAcceleratorINTEL(cl_accelerator_intel accelerator) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(170, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL, tracer_record);
   else
@@ -12167,13 +12169,13 @@ cl_int clReleaseAcceleratorINTEL(cl_accelerator_intel accelerator) {
         "libOpenCL.so.1", "clReleaseAcceleratorINTEL", (void **)&opencl_real.clReleaseAcceleratorINTEL);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(accelerator);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12206,8 +12208,8 @@ cl_int clReleaseAcceleratorINTEL(cl_accelerator_intel accelerator) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(171, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL, tracer_record);
   else
@@ -12226,7 +12228,7 @@ void *clHostMemAllocINTEL(cl_context context, const cl_mem_properties_intel *pro
         "libOpenCL.so.1", "clHostMemAllocINTEL", (void **)&opencl_real.clHostMemAllocINTEL);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, properties, size, alignment, errcode_ret);
@@ -12262,8 +12264,8 @@ void *clHostMemAllocINTEL(cl_context context, const cl_mem_properties_intel *pro
   tracer_record[3] = tracer_record_call(172, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL, tracer_record);
   else
@@ -12283,7 +12285,7 @@ void *clDeviceMemAllocINTEL(cl_context context, cl_device_id device,
         "libOpenCL.so.1", "clDeviceMemAllocINTEL", (void **)&opencl_real.clDeviceMemAllocINTEL);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, size, alignment, errcode_ret);
@@ -12321,8 +12323,8 @@ void *clDeviceMemAllocINTEL(cl_context context, cl_device_id device,
   tracer_record[3] = tracer_record_call(173, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL, tracer_record);
   else
@@ -12342,7 +12344,7 @@ void *clSharedMemAllocINTEL(cl_context context, cl_device_id device,
         "libOpenCL.so.1", "clSharedMemAllocINTEL", (void **)&opencl_real.clSharedMemAllocINTEL);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, size, alignment, errcode_ret);
@@ -12380,8 +12382,8 @@ void *clSharedMemAllocINTEL(cl_context context, cl_device_id device,
   tracer_record[3] = tracer_record_call(174, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL, tracer_record);
   else
@@ -12399,13 +12401,13 @@ cl_int clMemFreeINTEL(cl_context context, void *ptr) {
         "libOpenCL.so.1", "clMemFreeINTEL", (void **)&opencl_real.clMemFreeINTEL);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12440,8 +12442,8 @@ cl_int clMemFreeINTEL(cl_context context, void *ptr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(175, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL, tracer_record);
   else
@@ -12459,13 +12461,13 @@ cl_int clMemBlockingFreeINTEL(cl_context context, void *ptr) {
         "libOpenCL.so.1", "clMemBlockingFreeINTEL", (void **)&opencl_real.clMemBlockingFreeINTEL);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12500,8 +12502,8 @@ cl_int clMemBlockingFreeINTEL(cl_context context, void *ptr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(176, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL, tracer_record);
   else
@@ -12521,14 +12523,14 @@ cl_int clGetMemAllocInfoINTEL(cl_context context, const void *ptr, cl_mem_info_i
         "libOpenCL.so.1", "clGetMemAllocInfoINTEL", (void **)&opencl_real.clGetMemAllocInfoINTEL);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, ptr, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12576,8 +12578,8 @@ cl_int clGetMemAllocInfoINTEL(cl_context context, const void *ptr, cl_mem_info_i
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(177, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL, tracer_record);
   else
@@ -12595,13 +12597,13 @@ cl_int clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const 
         "libOpenCL.so.1", "clSetKernelArgMemPointerINTEL", (void **)&opencl_real.clSetKernelArgMemPointerINTEL);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12639,8 +12641,8 @@ cl_int clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL, tracer_record);
   else
@@ -12660,14 +12662,14 @@ cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, cons
         "libOpenCL.so.1", "clEnqueueMemFillINTEL", (void **)&opencl_real.clEnqueueMemFillINTEL);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, dst_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12719,8 +12721,8 @@ cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, cons
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(179, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL, tracer_record);
   else
@@ -12740,14 +12742,14 @@ cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, vo
         "libOpenCL.so.1", "clEnqueueMemcpyINTEL", (void **)&opencl_real.clEnqueueMemcpyINTEL);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking, dst_ptr, src_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12799,8 +12801,8 @@ cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, vo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(180, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL, tracer_record);
   else
@@ -12820,14 +12822,14 @@ cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, 
         "libOpenCL.so.1", "clEnqueueMemAdviseINTEL", (void **)&opencl_real.clEnqueueMemAdviseINTEL);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, ptr, size, advice, num_events_in_wait_list, event_wait_list,
                        event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12877,8 +12879,8 @@ cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(181, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL, tracer_record);
   else
@@ -12898,14 +12900,14 @@ cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr,
         "libOpenCL.so.1", "clEnqueueMigrateMemINTEL", (void **)&opencl_real.clEnqueueMigrateMemINTEL);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, ptr, size, flags, num_events_in_wait_list, event_wait_list,
                        event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12955,8 +12957,8 @@ cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(182, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL, tracer_record);
   else
@@ -12976,14 +12978,14 @@ cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_in
         "libOpenCL.so.1", "clEnqueueMemsetINTEL", (void **)&opencl_real.clEnqueueMemsetINTEL);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, dst_ptr, value, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13033,8 +13035,8 @@ cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_in
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(183, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL, tracer_record);
   else
@@ -13055,7 +13057,7 @@ cl_mem clCreateBufferWithPropertiesINTEL(cl_context context,
         "libOpenCL.so.1", "clCreateBufferWithPropertiesINTEL", (void **)&opencl_real.clCreateBufferWithPropertiesINTEL);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, properties, flags, size, host_ptr, errcode_ret);
@@ -13093,8 +13095,8 @@ cl_mem clCreateBufferWithPropertiesINTEL(cl_context context,
   tracer_record[3] = tracer_record_call(184, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL, tracer_record);
   else
@@ -13117,14 +13119,14 @@ cl_int clGetImageRequirementsInfoEXT(cl_context context, const cl_mem_properties
         "libOpenCL.so.1", "clGetImageRequirementsInfoEXT", (void **)&opencl_real.clGetImageRequirementsInfoEXT);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
       opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, properties, flags, image_format, image_desc, param_name,
                        param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full)) {
     /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13179,8 +13181,8 @@ cl_int clGetImageRequirementsInfoEXT(cl_context context, const cl_mem_properties
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(185, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT_full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT, tracer_record);
   else

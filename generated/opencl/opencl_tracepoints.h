@@ -37,7 +37,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformIDs,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformIDs_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformIDs__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformIDs_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -53,7 +53,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformInfo__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -69,7 +69,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceIDs,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceIDs_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceIDs__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceIDs_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -85,7 +85,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceInfo__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -101,7 +101,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevices,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevices_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevices__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevices_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -116,7 +116,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDevice,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDevice_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDevice__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -131,7 +131,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDevice,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDevice_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDevice__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -146,7 +146,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetDefaultDeviceCommandQueue,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetDefaultDeviceCommandQueue_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -161,7 +161,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceAndHostTimer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceAndHostTimer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceAndHostTimer__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceAndHostTimer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -176,7 +176,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetHostTimer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetHostTimer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetHostTimer__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetHostTimer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -191,7 +191,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContext,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContext_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContext__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateContext_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -207,7 +207,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContextFromType,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContextFromType_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContextFromType__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateContextFromType_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -222,7 +222,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainContext,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainContext_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainContext__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainContext_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -237,7 +237,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseContext,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseContext_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseContext__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseContext_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -252,7 +252,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetContextInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetContextInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetContextInfo__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetContextInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -268,7 +268,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetContextDestructorCallback,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetContextDestructorCallback_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetContextDestructorCallback__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetContextDestructorCallback_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -283,7 +283,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithProperties__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -298,7 +298,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandQueue,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandQueue_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandQueue__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandQueue_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -313,7 +313,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandQueue,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandQueue_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandQueue__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandQueue_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -328,7 +328,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandQueueInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandQueueInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandQueueInfo__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandQueueInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -344,7 +344,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBuffer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBuffer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBuffer__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateBuffer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -359,7 +359,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubBuffer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubBuffer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubBuffer__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubBuffer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -374,7 +374,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -391,7 +391,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreatePipe,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreatePipe_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreatePipe__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreatePipe_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -406,7 +406,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithProperties__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -421,7 +421,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImageWithProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImageWithProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImageWithProperties__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateImageWithProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -438,7 +438,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainMemObject,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainMemObject_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainMemObject__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainMemObject_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -453,7 +453,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseMemObject,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseMemObject_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseMemObject__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseMemObject_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -468,7 +468,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSupportedImageFormats,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSupportedImageFormats_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSupportedImageFormats__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetSupportedImageFormats_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -484,7 +484,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemObjectInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemObjectInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemObjectInfo__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetMemObjectInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -500,7 +500,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageInfo__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetImageInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -516,7 +516,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPipeInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPipeInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPipeInfo__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetPipeInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -532,7 +532,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorCallback,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorCallback_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorCallback__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorCallback_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -547,7 +547,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAlloc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAlloc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAlloc__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSVMAlloc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -562,7 +562,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFree,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFree_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFree__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSVMFree_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -577,7 +577,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSamplerWithProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSamplerWithProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSamplerWithProperties__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSamplerWithProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -592,7 +592,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSampler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSampler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSampler__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainSampler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -607,7 +607,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSampler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSampler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSampler__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSampler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -622,7 +622,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSamplerInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSamplerInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSamplerInfo__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetSamplerInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -638,7 +638,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithSource,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithSource_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithSource__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithSource_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -655,7 +655,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBinary,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBinary_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBinary__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBinary_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -674,7 +674,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBuiltInKernels,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBuiltInKernels__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBuiltInKernels_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -690,7 +690,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithIL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithIL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithIL__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithIL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -705,7 +705,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainProgram,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainProgram_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainProgram__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainProgram_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -720,7 +720,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseProgram,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseProgram_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseProgram__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseProgram_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -735,7 +735,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clBuildProgram,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clBuildProgram_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clBuildProgram__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clBuildProgram_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -752,7 +752,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCompileProgram,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCompileProgram_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCompileProgram__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCompileProgram_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -769,7 +769,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLinkProgram,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLinkProgram_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLinkProgram__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clLinkProgram_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -786,7 +786,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramReleaseCallback,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramReleaseCallback_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramReleaseCallback__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramReleaseCallback_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -801,7 +801,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramSpecializationConstant,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramSpecializationConstant_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramSpecializationConstant__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramSpecializationConstant_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -816,7 +816,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadPlatformCompiler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadPlatformCompiler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadPlatformCompiler__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clUnloadPlatformCompiler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -831,7 +831,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramInfo__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -847,7 +847,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramBuildInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramBuildInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramBuildInfo__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramBuildInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -863,7 +863,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernel__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -879,7 +879,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernelsInProgram,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernelsInProgram_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernelsInProgram__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernelsInProgram_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -895,7 +895,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCloneKernel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCloneKernel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCloneKernel__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCloneKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -910,7 +910,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainKernel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainKernel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainKernel__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -925,7 +925,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseKernel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseKernel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseKernel__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -940,7 +940,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArg,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArg_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArg__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArg_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -955,7 +955,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointer__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -970,7 +970,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfo__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -985,7 +985,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelInfo__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1001,7 +1001,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelArgInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelArgInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelArgInfo__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelArgInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1017,7 +1017,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelWorkGroupInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelWorkGroupInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelWorkGroupInfo__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelWorkGroupInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1033,7 +1033,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfo__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -1049,7 +1049,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clWaitForEvents,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clWaitForEvents_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clWaitForEvents__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clWaitForEvents_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1065,7 +1065,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventInfo__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetEventInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1081,7 +1081,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateUserEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateUserEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateUserEvent__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateUserEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1096,7 +1096,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainEvent__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1111,7 +1111,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseEvent__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1126,7 +1126,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetUserEventStatus,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetUserEventStatus_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetUserEventStatus__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetUserEventStatus_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1141,7 +1141,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetEventCallback,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetEventCallback_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetEventCallback__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetEventCallback_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1156,7 +1156,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventProfilingInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventProfilingInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventProfilingInfo__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetEventProfilingInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1172,7 +1172,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFlush,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFlush_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFlush__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clFlush_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1187,7 +1187,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinish,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinish_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinish__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clFinish_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1202,7 +1202,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBuffer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBuffer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBuffer__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBuffer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -1218,7 +1218,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBufferRect,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBufferRect_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBufferRect__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBufferRect_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 19)
@@ -1234,7 +1234,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBuffer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBuffer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBuffer__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBuffer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -1250,7 +1250,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBufferRect,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBufferRect_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBufferRect__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBufferRect_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 19)
@@ -1266,7 +1266,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillBuffer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillBuffer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillBuffer__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillBuffer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -1282,7 +1282,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBuffer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBuffer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBuffer__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBuffer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -1298,7 +1298,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferRect,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferRect_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferRect__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferRect_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 18)
@@ -1314,7 +1314,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadImage,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadImage_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadImage__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadImage_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -1330,7 +1330,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteImage,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteImage_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteImage__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteImage_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -1346,7 +1346,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillImage,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillImage_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillImage__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillImage_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -1362,7 +1362,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImage,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImage_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImage__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImage_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -1378,7 +1378,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImageToBuffer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImageToBuffer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImageToBuffer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -1394,7 +1394,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferToImage,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferToImage_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferToImage__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferToImage_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -1410,7 +1410,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapBuffer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapBuffer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapBuffer__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapBuffer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
@@ -1426,7 +1426,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapImage,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapImage_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapImage__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapImage_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 21)
@@ -1442,7 +1442,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueUnmapMemObject,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueUnmapMemObject_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueUnmapMemObject__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueUnmapMemObject_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1458,7 +1458,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjects,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjects_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjects__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjects_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -1475,7 +1475,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNDRangeKernel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNDRangeKernel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNDRangeKernel__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNDRangeKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -1494,7 +1494,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNativeKernel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNativeKernel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNativeKernel__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNativeKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -1511,7 +1511,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarkerWithWaitList,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarkerWithWaitList_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarkerWithWaitList_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1527,7 +1527,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrierWithWaitList,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrierWithWaitList_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrierWithWaitList_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1543,7 +1543,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFree,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFree_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFree__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFree_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -1559,7 +1559,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpy__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -1575,7 +1575,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFill,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFill_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFill__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFill_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -1591,7 +1591,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMap,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMap_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMap__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMap_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -1607,7 +1607,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmap,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmap_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmap__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmap_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1623,7 +1623,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMigrateMem,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMigrateMem_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMigrateMem__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMigrateMem_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -1639,7 +1639,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddressForPla
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddressForPlatform_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1655,7 +1655,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetCommandQueueProperty,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetCommandQueueProperty_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetCommandQueueProperty__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetCommandQueueProperty_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1670,7 +1670,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage2D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage2D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage2D__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage2D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -1686,7 +1686,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage3D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage3D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage3D__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage3D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -1702,7 +1702,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarker,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarker_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarker__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarker_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1717,7 +1717,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitForEvents,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitForEvents_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitForEvents__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitForEvents_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1732,7 +1732,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrier,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrier_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrier__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrier_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1747,7 +1747,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadCompiler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadCompiler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadCompiler__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clUnloadCompiler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -1762,7 +1762,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddress,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddress_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddress__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddress_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1778,7 +1778,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueue,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueue_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueue__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueue_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1793,7 +1793,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSampler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSampler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSampler__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSampler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1808,7 +1808,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueTask,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueTask_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueTask__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueTask_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1824,7 +1824,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandBufferKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandBufferKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandBufferKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandBufferKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1839,7 +1839,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinalizeCommandBufferKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinalizeCommandBufferKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinalizeCommandBufferKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clFinalizeCommandBufferKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1854,7 +1854,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandBufferKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandBufferKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandBufferKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandBufferKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1869,7 +1869,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandBufferKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandBufferKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandBufferKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandBufferKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1884,7 +1884,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCommandBufferKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCommandBufferKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCommandBufferKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCommandBufferKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -1900,7 +1900,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandBarrierWithWaitListKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandBarrierWithWaitListKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -1915,7 +1915,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
@@ -1930,7 +1930,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferRectKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferRectKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferRectKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferRectKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 21)
@@ -1945,7 +1945,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferToImageKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferToImageKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferToImageKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
@@ -1960,7 +1960,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
@@ -1975,7 +1975,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageToBufferKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageToBufferKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageToBufferKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
@@ -1990,7 +1990,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillBufferKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillBufferKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillBufferKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillBufferKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
@@ -2005,7 +2005,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillImageKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillImageKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillImageKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillImageKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -2020,7 +2020,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandNDRangeKernelKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandNDRangeKernelKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandNDRangeKernelKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandNDRangeKernelKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 18)
@@ -2035,7 +2035,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandBufferInfoKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandBufferInfoKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandBufferInfoKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandBufferInfoKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2050,7 +2050,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUpdateMutableCommandsKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUpdateMutableCommandsKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUpdateMutableCommandsKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clUpdateMutableCommandsKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2066,7 +2066,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMutableCommandInfoKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMutableCommandInfoKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMutableCommandInfoKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetMutableCommandInfoKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2081,7 +2081,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorAPPLE,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorAPPLE_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2096,7 +2096,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToSystemLogAPPLE_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2112,7 +2112,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStdoutAPPLE,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStdoutAPPLE_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2128,7 +2128,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStderrAPPLE,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStderrAPPLE_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStderrAPPLE_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2144,7 +2144,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clIcdGetPlatformIDsKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clIcdGetPlatformIDsKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clIcdGetPlatformIDsKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2159,7 +2159,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithILKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithILKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithILKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithILKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2174,7 +2174,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clTerminateContextKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clTerminateContextKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clTerminateContextKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clTerminateContextKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2189,7 +2189,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithPropertiesK
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithPropertiesKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2204,7 +2204,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDeviceEXT,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDeviceEXT_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDeviceEXT__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDeviceEXT_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2219,7 +2219,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDeviceEXT,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDeviceEXT_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDeviceEXT__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainDeviceEXT_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2234,7 +2234,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevicesEXT,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevicesEXT_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevicesEXT__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevicesEXT_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2249,7 +2249,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjectEXT_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2265,7 +2265,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceImageInfoQCOM,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceImageInfoQCOM_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceImageInfoQCOM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2281,7 +2281,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireGrallocObjectsIMG_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2297,7 +2297,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseGrallocObjectsIMG_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2313,7 +2313,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueGenerateMipmapIMG,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueGenerateMipmapIMG_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -2329,7 +2329,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfoKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfoKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2344,7 +2344,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKH
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2359,7 +2359,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsK
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireExternalMemObjectsKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2375,7 +2375,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsK
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseExternalMemObjectsKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2391,7 +2391,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreHandleForTypeKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2406,7 +2406,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSemaphoreWithPropertiesKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2421,7 +2421,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitSemaphoresKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2437,7 +2437,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSignalSemaphoresKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2453,7 +2453,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreInfoKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreInfoKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreInfoKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreInfoKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2468,7 +2468,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSemaphoreKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSemaphoreKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSemaphoreKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSemaphoreKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2483,7 +2483,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSemaphoreKHR,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSemaphoreKHR_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSemaphoreKHR__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainSemaphoreKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2498,7 +2498,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clImportMemoryARM,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clImportMemoryARM_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clImportMemoryARM__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clImportMemoryARM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2513,7 +2513,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAllocARM,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAllocARM_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAllocARM__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSVMAllocARM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2528,7 +2528,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFreeARM,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFreeARM_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFreeARM__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSVMFreeARM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2543,7 +2543,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFreeARM,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFreeARM_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFreeARM__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFreeARM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2559,7 +2559,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpyARM,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpyARM_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpyARM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2575,7 +2575,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFillARM,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFillARM_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFillARM__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFillARM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2591,7 +2591,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMapARM,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMapARM_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMapARM__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMapARM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2607,7 +2607,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmapARM,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmapARM_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmapARM__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmapARM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2623,7 +2623,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointerARM,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointerARM_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointerARM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2638,7 +2638,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfoARM,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfoARM_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfoARM__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfoARM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2653,7 +2653,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateAcceleratorINTEL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateAcceleratorINTEL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateAcceleratorINTEL__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateAcceleratorINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2668,7 +2668,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetAcceleratorInfoINTEL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetAcceleratorInfoINTEL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetAcceleratorInfoINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2683,7 +2683,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainAcceleratorINTEL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainAcceleratorINTEL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainAcceleratorINTEL__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainAcceleratorINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2698,7 +2698,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseAcceleratorINTEL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseAcceleratorINTEL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseAcceleratorINTEL__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseAcceleratorINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2713,7 +2713,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clHostMemAllocINTEL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clHostMemAllocINTEL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clHostMemAllocINTEL__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clHostMemAllocINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2728,7 +2728,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clDeviceMemAllocINTEL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clDeviceMemAllocINTEL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clDeviceMemAllocINTEL__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clDeviceMemAllocINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2743,7 +2743,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSharedMemAllocINTEL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSharedMemAllocINTEL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSharedMemAllocINTEL__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSharedMemAllocINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2758,7 +2758,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemFreeINTEL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemFreeINTEL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemFreeINTEL__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clMemFreeINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2773,7 +2773,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemBlockingFreeINTEL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemBlockingFreeINTEL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemBlockingFreeINTEL__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clMemBlockingFreeINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2788,7 +2788,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemAllocInfoINTEL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemAllocInfoINTEL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemAllocInfoINTEL__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetMemAllocInfoINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2803,7 +2803,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgMemPointerINTEL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgMemPointerINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2818,7 +2818,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemFillINTEL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemFillINTEL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemFillINTEL__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemFillINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2834,7 +2834,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemcpyINTEL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemcpyINTEL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemcpyINTEL__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemcpyINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2850,7 +2850,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemAdviseINTEL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemAdviseINTEL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemAdviseINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2866,7 +2866,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemINTEL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemINTEL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2882,7 +2882,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemsetINTEL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemsetINTEL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemsetINTEL__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemsetINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2898,7 +2898,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithPropertiesINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2913,7 +2913,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageRequirementsInfoEXT,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageRequirementsInfoEXT_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetImageRequirementsInfoEXT_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)

@@ -80,6 +80,11 @@ static const struct tracer_record_member openmpi_record_14_members[] = {
 };
 static const struct tracer_record openmpi_record_14 = {"struct ompi_status_public_t", 24, openmpi_record_14_members, 5};
 
+static const int64_t openmpi_MPI_Abort_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Abort_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"errorcode", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -88,6 +93,11 @@ static const struct tracer_slot openmpi_MPI_Abort_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Abort_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Accumulate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Accumulate_slots[] = {
@@ -108,6 +118,11 @@ static const struct tracer_field_format openmpi_MPI_Accumulate_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Add_error_class_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Add_error_class_slots[] = {
     {"errorclass", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -116,6 +131,11 @@ static const struct tracer_slot openmpi_MPI_Add_error_class_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Add_error_class_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Add_error_code_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Add_error_code_slots[] = {
@@ -129,6 +149,11 @@ static const struct tracer_field_format openmpi_MPI_Add_error_code_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Add_error_string_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Add_error_string_slots[] = {
     {"errorcode", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"string", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -137,6 +162,11 @@ static const struct tracer_slot openmpi_MPI_Add_error_string_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Add_error_string_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Allgather_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Allgather_slots[] = {
@@ -153,6 +183,11 @@ static const struct tracer_slot openmpi_MPI_Allgather_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Allgather_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Iallgather_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Iallgather_slots[] = {
@@ -173,6 +208,11 @@ static const struct tracer_field_format openmpi_MPI_Iallgather_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Allgatherv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Allgatherv_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -188,6 +228,11 @@ static const struct tracer_slot openmpi_MPI_Allgatherv_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Allgatherv_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Iallgatherv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Iallgatherv_slots[] = {
@@ -209,6 +254,11 @@ static const struct tracer_field_format openmpi_MPI_Iallgatherv_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Alloc_mem_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Alloc_mem_slots[] = {
     {"size", 4, 8, TRACER_SLOT_SIGNED, 0, -1},
     {"info", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -218,6 +268,11 @@ static const struct tracer_slot openmpi_MPI_Alloc_mem_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Alloc_mem_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Allreduce_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Allreduce_slots[] = {
@@ -233,6 +288,11 @@ static const struct tracer_slot openmpi_MPI_Allreduce_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Allreduce_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Iallreduce_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Iallreduce_slots[] = {
@@ -252,6 +312,11 @@ static const struct tracer_field_format openmpi_MPI_Iallreduce_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Alltoall_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Alltoall_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -266,6 +331,11 @@ static const struct tracer_slot openmpi_MPI_Alltoall_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Alltoall_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Ialltoall_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Ialltoall_slots[] = {
@@ -286,6 +356,11 @@ static const struct tracer_field_format openmpi_MPI_Ialltoall_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Alltoallv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Alltoallv_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcounts", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -301,6 +376,11 @@ static const struct tracer_slot openmpi_MPI_Alltoallv_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Alltoallv_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Ialltoallv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Ialltoallv_slots[] = {
@@ -322,6 +402,11 @@ static const struct tracer_field_format openmpi_MPI_Ialltoallv_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Alltoallw_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Alltoallw_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcounts", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -337,6 +422,11 @@ static const struct tracer_slot openmpi_MPI_Alltoallw_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Alltoallw_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Ialltoallw_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Ialltoallw_slots[] = {
@@ -358,6 +448,11 @@ static const struct tracer_field_format openmpi_MPI_Ialltoallw_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Barrier_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Barrier_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -365,6 +460,11 @@ static const struct tracer_slot openmpi_MPI_Barrier_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Barrier_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Ibarrier_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Ibarrier_slots[] = {
@@ -376,6 +476,11 @@ static const struct tracer_slot openmpi_MPI_Ibarrier_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Ibarrier_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Bcast_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Bcast_slots[] = {
@@ -390,6 +495,11 @@ static const struct tracer_slot openmpi_MPI_Bcast_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Bcast_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Bsend_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Bsend_slots[] = {
@@ -407,6 +517,11 @@ static const struct tracer_field_format openmpi_MPI_Bsend_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Ibcast_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Ibcast_slots[] = {
     {"buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -421,6 +536,11 @@ static const struct tracer_slot openmpi_MPI_Ibcast_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Ibcast_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Bsend_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Bsend_init_slots[] = {
@@ -440,6 +560,11 @@ static const struct tracer_field_format openmpi_MPI_Bsend_init_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Buffer_attach_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Buffer_attach_slots[] = {
     {"buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -448,6 +573,11 @@ static const struct tracer_slot openmpi_MPI_Buffer_attach_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Buffer_attach_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Buffer_detach_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Buffer_detach_slots[] = {
@@ -461,6 +591,11 @@ static const struct tracer_field_format openmpi_MPI_Buffer_detach_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Cancel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Cancel_slots[] = {
     {"request", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -469,6 +604,11 @@ static const struct tracer_slot openmpi_MPI_Cancel_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Cancel_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Cart_coords_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Cart_coords_slots[] = {
@@ -481,6 +621,11 @@ static const struct tracer_slot openmpi_MPI_Cart_coords_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Cart_coords_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Cart_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Cart_create_slots[] = {
@@ -498,6 +643,11 @@ static const struct tracer_field_format openmpi_MPI_Cart_create_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Cart_get_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Cart_get_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"maxdims", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -509,6 +659,11 @@ static const struct tracer_slot openmpi_MPI_Cart_get_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Cart_get_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Cart_map_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Cart_map_slots[] = {
@@ -525,6 +680,11 @@ static const struct tracer_field_format openmpi_MPI_Cart_map_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Cart_rank_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Cart_rank_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"coords", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -535,6 +695,11 @@ static const struct tracer_slot openmpi_MPI_Cart_rank_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Cart_rank_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Cart_shift_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Cart_shift_slots[] = {
@@ -552,6 +717,11 @@ static const struct tracer_field_format openmpi_MPI_Cart_shift_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Cart_sub_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Cart_sub_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"remain_dims", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -562,6 +732,11 @@ static const struct tracer_slot openmpi_MPI_Cart_sub_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Cart_sub_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Cartdim_get_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Cartdim_get_slots[] = {
@@ -575,6 +750,11 @@ static const struct tracer_field_format openmpi_MPI_Cartdim_get_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Close_port_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Close_port_slots[] = {
     {"port_name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -582,6 +762,11 @@ static const struct tracer_slot openmpi_MPI_Close_port_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Close_port_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Comm_accept_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Comm_accept_slots[] = {
@@ -598,6 +783,11 @@ static const struct tracer_field_format openmpi_MPI_Comm_accept_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Comm_call_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Comm_call_errhandler_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"errorcode", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -606,6 +796,11 @@ static const struct tracer_slot openmpi_MPI_Comm_call_errhandler_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Comm_call_errhandler_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Comm_compare_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Comm_compare_slots[] = {
@@ -618,6 +813,11 @@ static const struct tracer_slot openmpi_MPI_Comm_compare_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Comm_compare_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Comm_connect_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Comm_connect_slots[] = {
@@ -634,6 +834,11 @@ static const struct tracer_field_format openmpi_MPI_Comm_connect_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Comm_create_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Comm_create_errhandler_slots[] = {
     {"function", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"errhandler", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -643,6 +848,11 @@ static const struct tracer_slot openmpi_MPI_Comm_create_errhandler_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Comm_create_errhandler_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Comm_create_keyval_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Comm_create_keyval_slots[] = {
@@ -658,6 +868,11 @@ static const struct tracer_field_format openmpi_MPI_Comm_create_keyval_formats[]
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Comm_create_group_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Comm_create_group_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"group", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -669,6 +884,11 @@ static const struct tracer_slot openmpi_MPI_Comm_create_group_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Comm_create_group_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Comm_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Comm_create_slots[] = {
@@ -683,6 +903,11 @@ static const struct tracer_field_format openmpi_MPI_Comm_create_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Comm_delete_attr_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Comm_delete_attr_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"comm_keyval", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -691,6 +916,11 @@ static const struct tracer_slot openmpi_MPI_Comm_delete_attr_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Comm_delete_attr_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Comm_disconnect_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Comm_disconnect_slots[] = {
@@ -703,6 +933,11 @@ static const struct tracer_field_format openmpi_MPI_Comm_disconnect_formats[] = 
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Comm_dup_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Comm_dup_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"newcomm", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -712,6 +947,11 @@ static const struct tracer_slot openmpi_MPI_Comm_dup_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Comm_dup_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Comm_idup_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Comm_idup_slots[] = {
@@ -727,6 +967,11 @@ static const struct tracer_field_format openmpi_MPI_Comm_idup_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Comm_dup_with_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Comm_dup_with_info_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"info", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -739,6 +984,11 @@ static const struct tracer_field_format openmpi_MPI_Comm_dup_with_info_formats[]
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Comm_free_keyval_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Comm_free_keyval_slots[] = {
     {"comm_keyval", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -749,6 +999,11 @@ static const struct tracer_field_format openmpi_MPI_Comm_free_keyval_formats[] =
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Comm_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Comm_free_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -757,6 +1012,11 @@ static const struct tracer_slot openmpi_MPI_Comm_free_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Comm_free_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Comm_get_attr_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Comm_get_attr_slots[] = {
@@ -770,6 +1030,11 @@ static const struct tracer_slot openmpi_MPI_Comm_get_attr_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Comm_get_attr_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Dist_graph_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Dist_graph_create_slots[] = {
@@ -788,6 +1053,11 @@ static const struct tracer_slot openmpi_MPI_Dist_graph_create_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Dist_graph_create_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Dist_graph_create_adjacent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Dist_graph_create_adjacent_slots[] = {
@@ -809,6 +1079,11 @@ static const struct tracer_field_format openmpi_MPI_Dist_graph_create_adjacent_f
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Dist_graph_neighbors_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Dist_graph_neighbors_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"maxindegree", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -822,6 +1097,11 @@ static const struct tracer_slot openmpi_MPI_Dist_graph_neighbors_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Dist_graph_neighbors_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Dist_graph_neighbors_count_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Dist_graph_neighbors_count_slots[] = {
@@ -839,6 +1119,11 @@ static const struct tracer_field_format openmpi_MPI_Dist_graph_neighbors_count_f
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Comm_get_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Comm_get_errhandler_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"erhandler", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -850,6 +1135,11 @@ static const struct tracer_field_format openmpi_MPI_Comm_get_errhandler_formats[
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Comm_get_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Comm_get_info_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"info_used", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -859,6 +1149,11 @@ static const struct tracer_slot openmpi_MPI_Comm_get_info_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Comm_get_info_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Comm_get_name_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Comm_get_name_slots[] = {
@@ -874,6 +1169,11 @@ static const struct tracer_field_format openmpi_MPI_Comm_get_name_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Comm_get_parent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Comm_get_parent_slots[] = {
     {"parent", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -882,6 +1182,11 @@ static const struct tracer_slot openmpi_MPI_Comm_get_parent_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Comm_get_parent_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Comm_group_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Comm_group_slots[] = {
@@ -895,6 +1200,11 @@ static const struct tracer_field_format openmpi_MPI_Comm_group_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Comm_join_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Comm_join_slots[] = {
     {"fd", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"intercomm", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -904,6 +1214,11 @@ static const struct tracer_slot openmpi_MPI_Comm_join_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Comm_join_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Comm_rank_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Comm_rank_slots[] = {
@@ -917,6 +1232,11 @@ static const struct tracer_field_format openmpi_MPI_Comm_rank_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Comm_remote_group_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Comm_remote_group_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"group", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -926,6 +1246,11 @@ static const struct tracer_slot openmpi_MPI_Comm_remote_group_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Comm_remote_group_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Comm_remote_size_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Comm_remote_size_slots[] = {
@@ -939,6 +1264,11 @@ static const struct tracer_field_format openmpi_MPI_Comm_remote_size_formats[] =
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Comm_set_attr_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Comm_set_attr_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"comm_keyval", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -948,6 +1278,11 @@ static const struct tracer_slot openmpi_MPI_Comm_set_attr_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Comm_set_attr_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Comm_set_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Comm_set_errhandler_slots[] = {
@@ -960,6 +1295,11 @@ static const struct tracer_field_format openmpi_MPI_Comm_set_errhandler_formats[
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Comm_set_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Comm_set_info_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"info", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -968,6 +1308,11 @@ static const struct tracer_slot openmpi_MPI_Comm_set_info_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Comm_set_info_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Comm_set_name_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Comm_set_name_slots[] = {
@@ -980,6 +1325,11 @@ static const struct tracer_field_format openmpi_MPI_Comm_set_name_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Comm_size_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Comm_size_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -989,6 +1339,11 @@ static const struct tracer_slot openmpi_MPI_Comm_size_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Comm_size_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Comm_spawn_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Comm_spawn_slots[] = {
@@ -1006,6 +1361,11 @@ static const struct tracer_slot openmpi_MPI_Comm_spawn_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Comm_spawn_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Comm_spawn_multiple_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Comm_spawn_multiple_slots[] = {
@@ -1026,6 +1386,11 @@ static const struct tracer_field_format openmpi_MPI_Comm_spawn_multiple_formats[
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Comm_split_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Comm_split_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"color", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1037,6 +1402,11 @@ static const struct tracer_slot openmpi_MPI_Comm_split_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Comm_split_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Comm_split_type_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Comm_split_type_slots[] = {
@@ -1053,6 +1423,11 @@ static const struct tracer_field_format openmpi_MPI_Comm_split_type_formats[] = 
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Comm_test_inter_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Comm_test_inter_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flag", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1062,6 +1437,11 @@ static const struct tracer_slot openmpi_MPI_Comm_test_inter_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Comm_test_inter_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Compare_and_swap_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Compare_and_swap_slots[] = {
@@ -1079,6 +1459,11 @@ static const struct tracer_field_format openmpi_MPI_Compare_and_swap_formats[] =
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Dims_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Dims_create_slots[] = {
     {"nnodes", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"ndims", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1090,6 +1475,11 @@ static const struct tracer_field_format openmpi_MPI_Dims_create_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Errhandler_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Errhandler_free_slots[] = {
     {"errhandler", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -1098,6 +1488,11 @@ static const struct tracer_slot openmpi_MPI_Errhandler_free_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Errhandler_free_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Error_class_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Error_class_slots[] = {
@@ -1111,6 +1506,11 @@ static const struct tracer_field_format openmpi_MPI_Error_class_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Error_string_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Error_string_slots[] = {
     {"errorcode", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"string", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1122,6 +1522,11 @@ static const struct tracer_slot openmpi_MPI_Error_string_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Error_string_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Exscan_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Exscan_slots[] = {
@@ -1139,6 +1544,11 @@ static const struct tracer_field_format openmpi_MPI_Exscan_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Fetch_and_op_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Fetch_and_op_slots[] = {
     {"origin_addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result_addr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1152,6 +1562,11 @@ static const struct tracer_slot openmpi_MPI_Fetch_and_op_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Fetch_and_op_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Iexscan_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Iexscan_slots[] = {
@@ -1171,6 +1586,11 @@ static const struct tracer_field_format openmpi_MPI_Iexscan_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_File_call_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_call_errhandler_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"errorcode", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1179,6 +1599,11 @@ static const struct tracer_slot openmpi_MPI_File_call_errhandler_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_call_errhandler_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_create_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_create_errhandler_slots[] = {
@@ -1192,6 +1617,11 @@ static const struct tracer_field_format openmpi_MPI_File_create_errhandler_forma
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_File_set_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_set_errhandler_slots[] = {
     {"file", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"errhandler", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1200,6 +1630,11 @@ static const struct tracer_slot openmpi_MPI_File_set_errhandler_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_set_errhandler_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_get_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_get_errhandler_slots[] = {
@@ -1211,6 +1646,11 @@ static const struct tracer_slot openmpi_MPI_File_get_errhandler_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_get_errhandler_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_open_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_open_slots[] = {
@@ -1227,6 +1667,11 @@ static const struct tracer_field_format openmpi_MPI_File_open_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_File_close_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_close_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -1235,6 +1680,11 @@ static const struct tracer_slot openmpi_MPI_File_close_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_close_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_delete_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_delete_slots[] = {
@@ -1247,6 +1697,11 @@ static const struct tracer_field_format openmpi_MPI_File_delete_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_File_set_size_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_set_size_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -1257,6 +1712,11 @@ static const struct tracer_field_format openmpi_MPI_File_set_size_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_File_preallocate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_preallocate_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -1265,6 +1725,11 @@ static const struct tracer_slot openmpi_MPI_File_preallocate_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_preallocate_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_get_size_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_get_size_slots[] = {
@@ -1278,6 +1743,11 @@ static const struct tracer_field_format openmpi_MPI_File_get_size_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_File_get_group_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_get_group_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"group", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1287,6 +1757,11 @@ static const struct tracer_slot openmpi_MPI_File_get_group_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_get_group_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_get_amode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_get_amode_slots[] = {
@@ -1300,6 +1775,11 @@ static const struct tracer_field_format openmpi_MPI_File_get_amode_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_File_set_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_set_info_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"info", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1308,6 +1788,11 @@ static const struct tracer_slot openmpi_MPI_File_set_info_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_set_info_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_get_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_get_info_slots[] = {
@@ -1319,6 +1804,11 @@ static const struct tracer_slot openmpi_MPI_File_get_info_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_get_info_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_set_view_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_set_view_slots[] = {
@@ -1333,6 +1823,11 @@ static const struct tracer_slot openmpi_MPI_File_set_view_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_set_view_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_get_view_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_get_view_slots[] = {
@@ -1352,6 +1847,11 @@ static const struct tracer_field_format openmpi_MPI_File_get_view_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_File_read_at_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_read_at_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -1366,6 +1866,11 @@ static const struct tracer_field_format openmpi_MPI_File_read_at_formats[] = {
     {"result", &openmpi_status_names, NULL},
     {"status_bytes", NULL, &openmpi_record_14},
     {"status_vals", NULL, &openmpi_record_14},
+};
+
+static const int64_t openmpi_MPI_File_read_at_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_read_at_all_slots[] = {
@@ -1384,6 +1889,11 @@ static const struct tracer_field_format openmpi_MPI_File_read_at_all_formats[] =
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_File_write_at_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_write_at_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -1398,6 +1908,11 @@ static const struct tracer_field_format openmpi_MPI_File_write_at_formats[] = {
     {"result", &openmpi_status_names, NULL},
     {"status_bytes", NULL, &openmpi_record_14},
     {"status_vals", NULL, &openmpi_record_14},
+};
+
+static const int64_t openmpi_MPI_File_write_at_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_write_at_all_slots[] = {
@@ -1416,6 +1931,11 @@ static const struct tracer_field_format openmpi_MPI_File_write_at_all_formats[] 
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_File_iread_at_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_iread_at_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -1429,6 +1949,11 @@ static const struct tracer_slot openmpi_MPI_File_iread_at_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_iread_at_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_iwrite_at_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_iwrite_at_slots[] = {
@@ -1446,6 +1971,11 @@ static const struct tracer_field_format openmpi_MPI_File_iwrite_at_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_File_iread_at_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_iread_at_all_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -1459,6 +1989,11 @@ static const struct tracer_slot openmpi_MPI_File_iread_at_all_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_iread_at_all_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_iwrite_at_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_iwrite_at_all_slots[] = {
@@ -1476,6 +2011,11 @@ static const struct tracer_field_format openmpi_MPI_File_iwrite_at_all_formats[]
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_File_read_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_read_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1489,6 +2029,11 @@ static const struct tracer_field_format openmpi_MPI_File_read_formats[] = {
     {"result", &openmpi_status_names, NULL},
     {"status_bytes", NULL, &openmpi_record_14},
     {"status_vals", NULL, &openmpi_record_14},
+};
+
+static const int64_t openmpi_MPI_File_read_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_read_all_slots[] = {
@@ -1506,6 +2051,11 @@ static const struct tracer_field_format openmpi_MPI_File_read_all_formats[] = {
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_File_write_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_write_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1519,6 +2069,11 @@ static const struct tracer_field_format openmpi_MPI_File_write_formats[] = {
     {"result", &openmpi_status_names, NULL},
     {"status_bytes", NULL, &openmpi_record_14},
     {"status_vals", NULL, &openmpi_record_14},
+};
+
+static const int64_t openmpi_MPI_File_write_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_write_all_slots[] = {
@@ -1536,6 +2091,11 @@ static const struct tracer_field_format openmpi_MPI_File_write_all_formats[] = {
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_File_iread_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_iread_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1548,6 +2108,11 @@ static const struct tracer_slot openmpi_MPI_File_iread_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_iread_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_iwrite_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_iwrite_slots[] = {
@@ -1564,6 +2129,11 @@ static const struct tracer_field_format openmpi_MPI_File_iwrite_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_File_iread_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_iread_all_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1576,6 +2146,11 @@ static const struct tracer_slot openmpi_MPI_File_iread_all_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_iread_all_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_iwrite_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_iwrite_all_slots[] = {
@@ -1592,6 +2167,11 @@ static const struct tracer_field_format openmpi_MPI_File_iwrite_all_formats[] = 
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_File_seek_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_seek_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -1601,6 +2181,11 @@ static const struct tracer_slot openmpi_MPI_File_seek_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_seek_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_get_position_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_get_position_slots[] = {
@@ -1614,6 +2199,11 @@ static const struct tracer_field_format openmpi_MPI_File_get_position_formats[] 
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_File_get_byte_offset_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_get_byte_offset_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -1624,6 +2214,11 @@ static const struct tracer_slot openmpi_MPI_File_get_byte_offset_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_get_byte_offset_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_read_shared_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_read_shared_slots[] = {
@@ -1641,6 +2236,11 @@ static const struct tracer_field_format openmpi_MPI_File_read_shared_formats[] =
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_File_write_shared_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_write_shared_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1654,6 +2254,11 @@ static const struct tracer_field_format openmpi_MPI_File_write_shared_formats[] 
     {"result", &openmpi_status_names, NULL},
     {"status_bytes", NULL, &openmpi_record_14},
     {"status_vals", NULL, &openmpi_record_14},
+};
+
+static const int64_t openmpi_MPI_File_iread_shared_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_iread_shared_slots[] = {
@@ -1670,6 +2275,11 @@ static const struct tracer_field_format openmpi_MPI_File_iread_shared_formats[] 
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_File_iwrite_shared_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_iwrite_shared_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1682,6 +2292,11 @@ static const struct tracer_slot openmpi_MPI_File_iwrite_shared_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_iwrite_shared_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_read_ordered_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_read_ordered_slots[] = {
@@ -1699,6 +2314,11 @@ static const struct tracer_field_format openmpi_MPI_File_read_ordered_formats[] 
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_File_write_ordered_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_write_ordered_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1714,6 +2334,11 @@ static const struct tracer_field_format openmpi_MPI_File_write_ordered_formats[]
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_File_seek_shared_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_seek_shared_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -1725,6 +2350,11 @@ static const struct tracer_field_format openmpi_MPI_File_seek_shared_formats[] =
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_File_get_position_shared_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_get_position_shared_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1734,6 +2364,11 @@ static const struct tracer_slot openmpi_MPI_File_get_position_shared_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_get_position_shared_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_read_at_all_begin_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_read_at_all_begin_slots[] = {
@@ -1749,6 +2384,11 @@ static const struct tracer_field_format openmpi_MPI_File_read_at_all_begin_forma
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_File_read_at_all_end_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_read_at_all_end_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1760,6 +2400,11 @@ static const struct tracer_field_format openmpi_MPI_File_read_at_all_end_formats
     {"result", &openmpi_status_names, NULL},
     {"status_bytes", NULL, &openmpi_record_14},
     {"status_vals", NULL, &openmpi_record_14},
+};
+
+static const int64_t openmpi_MPI_File_write_at_all_begin_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_write_at_all_begin_slots[] = {
@@ -1775,6 +2420,11 @@ static const struct tracer_field_format openmpi_MPI_File_write_at_all_begin_form
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_File_write_at_all_end_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_write_at_all_end_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1788,6 +2438,11 @@ static const struct tracer_field_format openmpi_MPI_File_write_at_all_end_format
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_File_read_all_begin_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_read_all_begin_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1798,6 +2453,11 @@ static const struct tracer_slot openmpi_MPI_File_read_all_begin_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_read_all_begin_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_read_all_end_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_read_all_end_slots[] = {
@@ -1813,6 +2473,11 @@ static const struct tracer_field_format openmpi_MPI_File_read_all_end_formats[] 
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_File_write_all_begin_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_write_all_begin_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1823,6 +2488,11 @@ static const struct tracer_slot openmpi_MPI_File_write_all_begin_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_write_all_begin_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_write_all_end_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_write_all_end_slots[] = {
@@ -1838,6 +2508,11 @@ static const struct tracer_field_format openmpi_MPI_File_write_all_end_formats[]
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_File_read_ordered_begin_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_read_ordered_begin_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1848,6 +2523,11 @@ static const struct tracer_slot openmpi_MPI_File_read_ordered_begin_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_read_ordered_begin_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_read_ordered_end_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_read_ordered_end_slots[] = {
@@ -1863,6 +2543,11 @@ static const struct tracer_field_format openmpi_MPI_File_read_ordered_end_format
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_File_write_ordered_begin_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_write_ordered_begin_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1873,6 +2558,11 @@ static const struct tracer_slot openmpi_MPI_File_write_ordered_begin_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_write_ordered_begin_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_write_ordered_end_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_write_ordered_end_slots[] = {
@@ -1888,6 +2578,11 @@ static const struct tracer_field_format openmpi_MPI_File_write_ordered_end_forma
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_File_get_type_extent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_get_type_extent_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"datatype", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1900,6 +2595,11 @@ static const struct tracer_field_format openmpi_MPI_File_get_type_extent_formats
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_File_set_atomicity_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_set_atomicity_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flag", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1908,6 +2608,11 @@ static const struct tracer_slot openmpi_MPI_File_set_atomicity_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_File_set_atomicity_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_File_get_atomicity_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_File_get_atomicity_slots[] = {
@@ -1921,6 +2626,11 @@ static const struct tracer_field_format openmpi_MPI_File_get_atomicity_formats[]
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_File_sync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_File_sync_slots[] = {
     {"fh", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -1930,12 +2640,22 @@ static const struct tracer_field_format openmpi_MPI_File_sync_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Finalize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Finalize_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Finalize_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Finalized_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Finalized_slots[] = {
@@ -1948,6 +2668,11 @@ static const struct tracer_field_format openmpi_MPI_Finalized_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Free_mem_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Free_mem_slots[] = {
     {"base", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -1955,6 +2680,11 @@ static const struct tracer_slot openmpi_MPI_Free_mem_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Free_mem_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Gather_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Gather_slots[] = {
@@ -1972,6 +2702,11 @@ static const struct tracer_slot openmpi_MPI_Gather_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Gather_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Igather_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Igather_slots[] = {
@@ -1993,6 +2728,11 @@ static const struct tracer_field_format openmpi_MPI_Igather_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Gatherv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Gatherv_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2009,6 +2749,11 @@ static const struct tracer_slot openmpi_MPI_Gatherv_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Gatherv_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Igatherv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Igatherv_slots[] = {
@@ -2031,6 +2776,11 @@ static const struct tracer_field_format openmpi_MPI_Igatherv_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Get_address_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Get_address_slots[] = {
     {"location", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"address", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2040,6 +2790,11 @@ static const struct tracer_slot openmpi_MPI_Get_address_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Get_address_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Get_count_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Get_count_slots[] = {
@@ -2056,6 +2811,11 @@ static const struct tracer_field_format openmpi_MPI_Get_count_formats[] = {
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_Get_elements_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Get_elements_slots[] = {
     {"status", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"datatype", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2070,6 +2830,11 @@ static const struct tracer_field_format openmpi_MPI_Get_elements_formats[] = {
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_Get_elements_x_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Get_elements_x_slots[] = {
     {"status", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"datatype", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2082,6 +2847,11 @@ static const struct tracer_field_format openmpi_MPI_Get_elements_x_formats[] = {
     {"result", &openmpi_status_names, NULL},
     {"status_bytes", NULL, &openmpi_record_14},
     {"status_vals", NULL, &openmpi_record_14},
+};
+
+static const int64_t openmpi_MPI_Get_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Get_slots[] = {
@@ -2099,6 +2869,11 @@ static const struct tracer_slot openmpi_MPI_Get_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Get_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Get_accumulate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Get_accumulate_slots[] = {
@@ -2122,6 +2897,11 @@ static const struct tracer_field_format openmpi_MPI_Get_accumulate_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Get_library_version_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Get_library_version_slots[] = {
     {"version", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"resultlen", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2132,6 +2912,11 @@ static const struct tracer_slot openmpi_MPI_Get_library_version_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Get_library_version_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Get_processor_name_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Get_processor_name_slots[] = {
@@ -2146,6 +2931,11 @@ static const struct tracer_field_format openmpi_MPI_Get_processor_name_formats[]
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Get_version_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Get_version_slots[] = {
     {"version", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"subversion", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2156,6 +2946,11 @@ static const struct tracer_slot openmpi_MPI_Get_version_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Get_version_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Graph_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Graph_create_slots[] = {
@@ -2173,6 +2968,11 @@ static const struct tracer_field_format openmpi_MPI_Graph_create_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Graph_get_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Graph_get_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"maxindex", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2184,6 +2984,11 @@ static const struct tracer_slot openmpi_MPI_Graph_get_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Graph_get_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Graph_map_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Graph_map_slots[] = {
@@ -2200,6 +3005,11 @@ static const struct tracer_field_format openmpi_MPI_Graph_map_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Graph_neighbors_count_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Graph_neighbors_count_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"rank", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2212,6 +3022,11 @@ static const struct tracer_field_format openmpi_MPI_Graph_neighbors_count_format
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Graph_neighbors_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Graph_neighbors_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"rank", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2222,6 +3037,11 @@ static const struct tracer_slot openmpi_MPI_Graph_neighbors_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Graph_neighbors_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Graphdims_get_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Graphdims_get_slots[] = {
@@ -2237,6 +3057,11 @@ static const struct tracer_field_format openmpi_MPI_Graphdims_get_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Grequest_complete_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Grequest_complete_slots[] = {
     {"request", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -2244,6 +3069,11 @@ static const struct tracer_slot openmpi_MPI_Grequest_complete_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Grequest_complete_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Grequest_start_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Grequest_start_slots[] = {
@@ -2260,6 +3090,11 @@ static const struct tracer_field_format openmpi_MPI_Grequest_start_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Group_compare_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Group_compare_slots[] = {
     {"group1", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"group2", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2272,6 +3107,11 @@ static const struct tracer_field_format openmpi_MPI_Group_compare_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Group_difference_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Group_difference_slots[] = {
     {"group1", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"group2", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2282,6 +3122,11 @@ static const struct tracer_slot openmpi_MPI_Group_difference_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Group_difference_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Group_excl_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Group_excl_slots[] = {
@@ -2297,6 +3142,11 @@ static const struct tracer_field_format openmpi_MPI_Group_excl_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Group_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Group_free_slots[] = {
     {"group", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -2305,6 +3155,11 @@ static const struct tracer_slot openmpi_MPI_Group_free_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Group_free_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Group_incl_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Group_incl_slots[] = {
@@ -2320,6 +3175,11 @@ static const struct tracer_field_format openmpi_MPI_Group_incl_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Group_intersection_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Group_intersection_slots[] = {
     {"group1", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"group2", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2330,6 +3190,11 @@ static const struct tracer_slot openmpi_MPI_Group_intersection_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Group_intersection_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Group_range_excl_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Group_range_excl_slots[] = {
@@ -2345,6 +3210,11 @@ static const struct tracer_field_format openmpi_MPI_Group_range_excl_formats[] =
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Group_range_incl_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Group_range_incl_slots[] = {
     {"group", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"n", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2358,6 +3228,11 @@ static const struct tracer_field_format openmpi_MPI_Group_range_incl_formats[] =
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Group_rank_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Group_rank_slots[] = {
     {"group", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"rank", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2369,6 +3244,11 @@ static const struct tracer_field_format openmpi_MPI_Group_rank_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Group_size_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Group_size_slots[] = {
     {"group", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2378,6 +3258,11 @@ static const struct tracer_slot openmpi_MPI_Group_size_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Group_size_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Group_translate_ranks_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Group_translate_ranks_slots[] = {
@@ -2393,6 +3278,11 @@ static const struct tracer_field_format openmpi_MPI_Group_translate_ranks_format
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Group_union_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Group_union_slots[] = {
     {"group1", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"group2", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2403,6 +3293,11 @@ static const struct tracer_slot openmpi_MPI_Group_union_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Group_union_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Ibsend_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Ibsend_slots[] = {
@@ -2420,6 +3315,11 @@ static const struct tracer_slot openmpi_MPI_Ibsend_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Ibsend_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Improbe_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Improbe_slots[] = {
@@ -2440,6 +3340,11 @@ static const struct tracer_field_format openmpi_MPI_Improbe_formats[] = {
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_Imrecv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Imrecv_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2455,6 +3360,11 @@ static const struct tracer_field_format openmpi_MPI_Imrecv_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Info_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Info_create_slots[] = {
     {"info", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -2465,6 +3375,11 @@ static const struct tracer_field_format openmpi_MPI_Info_create_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Info_delete_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Info_delete_slots[] = {
     {"info", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"key", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2473,6 +3388,11 @@ static const struct tracer_slot openmpi_MPI_Info_delete_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Info_delete_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Info_dup_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Info_dup_slots[] = {
@@ -2486,6 +3406,11 @@ static const struct tracer_field_format openmpi_MPI_Info_dup_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Info_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Info_free_slots[] = {
     {"info", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -2494,6 +3419,11 @@ static const struct tracer_slot openmpi_MPI_Info_free_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Info_free_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Info_get_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Info_get_slots[] = {
@@ -2511,6 +3441,11 @@ static const struct tracer_field_format openmpi_MPI_Info_get_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Info_get_nkeys_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Info_get_nkeys_slots[] = {
     {"info", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"nkeys", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2520,6 +3455,11 @@ static const struct tracer_slot openmpi_MPI_Info_get_nkeys_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Info_get_nkeys_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Info_get_nthkey_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Info_get_nthkey_slots[] = {
@@ -2532,6 +3472,11 @@ static const struct tracer_slot openmpi_MPI_Info_get_nthkey_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Info_get_nthkey_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Info_get_valuelen_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Info_get_valuelen_slots[] = {
@@ -2548,6 +3493,11 @@ static const struct tracer_field_format openmpi_MPI_Info_get_valuelen_formats[] 
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Info_set_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Info_set_slots[] = {
     {"info", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"key", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2557,6 +3507,11 @@ static const struct tracer_slot openmpi_MPI_Info_set_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Info_set_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Init_slots[] = {
@@ -2571,6 +3526,11 @@ static const struct tracer_field_format openmpi_MPI_Init_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Initialized_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Initialized_slots[] = {
     {"flag", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -2579,6 +3539,11 @@ static const struct tracer_slot openmpi_MPI_Initialized_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Initialized_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Init_thread_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Init_thread_slots[] = {
@@ -2596,6 +3561,11 @@ static const struct tracer_field_format openmpi_MPI_Init_thread_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Intercomm_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Intercomm_create_slots[] = {
     {"local_comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"local_leader", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2611,6 +3581,11 @@ static const struct tracer_field_format openmpi_MPI_Intercomm_create_formats[] =
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Intercomm_merge_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Intercomm_merge_slots[] = {
     {"intercomm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"high", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2621,6 +3596,11 @@ static const struct tracer_slot openmpi_MPI_Intercomm_merge_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Intercomm_merge_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Iprobe_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Iprobe_slots[] = {
@@ -2637,6 +3617,11 @@ static const struct tracer_field_format openmpi_MPI_Iprobe_formats[] = {
     {"result", &openmpi_status_names, NULL},
     {"status_bytes", NULL, &openmpi_record_14},
     {"status_vals", NULL, &openmpi_record_14},
+};
+
+static const int64_t openmpi_MPI_Irecv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Irecv_slots[] = {
@@ -2656,6 +3641,11 @@ static const struct tracer_field_format openmpi_MPI_Irecv_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Irsend_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Irsend_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2671,6 +3661,11 @@ static const struct tracer_slot openmpi_MPI_Irsend_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Irsend_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Isend_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Isend_slots[] = {
@@ -2690,6 +3685,11 @@ static const struct tracer_field_format openmpi_MPI_Isend_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Issend_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Issend_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2707,6 +3707,11 @@ static const struct tracer_field_format openmpi_MPI_Issend_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Is_thread_main_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Is_thread_main_slots[] = {
     {"flag", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -2715,6 +3720,11 @@ static const struct tracer_slot openmpi_MPI_Is_thread_main_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Is_thread_main_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Lookup_name_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Lookup_name_slots[] = {
@@ -2727,6 +3737,11 @@ static const struct tracer_slot openmpi_MPI_Lookup_name_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Lookup_name_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Mprobe_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Mprobe_slots[] = {
@@ -2745,6 +3760,11 @@ static const struct tracer_field_format openmpi_MPI_Mprobe_formats[] = {
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_Mrecv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Mrecv_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2761,6 +3781,11 @@ static const struct tracer_field_format openmpi_MPI_Mrecv_formats[] = {
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_Neighbor_allgather_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Neighbor_allgather_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2774,6 +3799,11 @@ static const struct tracer_slot openmpi_MPI_Neighbor_allgather_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Neighbor_allgather_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Ineighbor_allgather_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Ineighbor_allgather_slots[] = {
@@ -2793,6 +3823,11 @@ static const struct tracer_field_format openmpi_MPI_Ineighbor_allgather_formats[
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Neighbor_allgatherv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Neighbor_allgatherv_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2807,6 +3842,11 @@ static const struct tracer_slot openmpi_MPI_Neighbor_allgatherv_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Neighbor_allgatherv_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Ineighbor_allgatherv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Ineighbor_allgatherv_slots[] = {
@@ -2827,6 +3867,11 @@ static const struct tracer_field_format openmpi_MPI_Ineighbor_allgatherv_formats
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Neighbor_alltoall_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Neighbor_alltoall_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2840,6 +3885,11 @@ static const struct tracer_slot openmpi_MPI_Neighbor_alltoall_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Neighbor_alltoall_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Ineighbor_alltoall_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Ineighbor_alltoall_slots[] = {
@@ -2859,6 +3909,11 @@ static const struct tracer_field_format openmpi_MPI_Ineighbor_alltoall_formats[]
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Neighbor_alltoallv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Neighbor_alltoallv_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcounts", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2874,6 +3929,11 @@ static const struct tracer_slot openmpi_MPI_Neighbor_alltoallv_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Neighbor_alltoallv_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Ineighbor_alltoallv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Ineighbor_alltoallv_slots[] = {
@@ -2895,6 +3955,11 @@ static const struct tracer_field_format openmpi_MPI_Ineighbor_alltoallv_formats[
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Neighbor_alltoallw_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Neighbor_alltoallw_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcounts", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2910,6 +3975,11 @@ static const struct tracer_slot openmpi_MPI_Neighbor_alltoallw_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Neighbor_alltoallw_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Ineighbor_alltoallw_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Ineighbor_alltoallw_slots[] = {
@@ -2931,6 +4001,11 @@ static const struct tracer_field_format openmpi_MPI_Ineighbor_alltoallw_formats[
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Op_commutative_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Op_commutative_slots[] = {
     {"op", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"commute", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2940,6 +4015,11 @@ static const struct tracer_slot openmpi_MPI_Op_commutative_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Op_commutative_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Op_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Op_create_slots[] = {
@@ -2954,6 +4034,11 @@ static const struct tracer_field_format openmpi_MPI_Op_create_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Open_port_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Open_port_slots[] = {
     {"info", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"port_name", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2965,6 +4050,11 @@ static const struct tracer_field_format openmpi_MPI_Open_port_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Op_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Op_free_slots[] = {
     {"op", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -2973,6 +4063,11 @@ static const struct tracer_slot openmpi_MPI_Op_free_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Op_free_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Pack_external_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Pack_external_slots[] = {
@@ -2991,6 +4086,11 @@ static const struct tracer_field_format openmpi_MPI_Pack_external_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Pack_external_size_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Pack_external_size_slots[] = {
     {"datarep", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"incount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3002,6 +4102,11 @@ static const struct tracer_slot openmpi_MPI_Pack_external_size_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Pack_external_size_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Pack_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Pack_slots[] = {
@@ -3020,6 +4125,11 @@ static const struct tracer_field_format openmpi_MPI_Pack_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Pack_size_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Pack_size_slots[] = {
     {"incount", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"datatype", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3031,6 +4141,11 @@ static const struct tracer_slot openmpi_MPI_Pack_size_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Pack_size_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Probe_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Probe_slots[] = {
@@ -3047,6 +4162,11 @@ static const struct tracer_field_format openmpi_MPI_Probe_formats[] = {
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_Publish_name_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Publish_name_slots[] = {
     {"service_name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"info", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3056,6 +4176,11 @@ static const struct tracer_slot openmpi_MPI_Publish_name_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Publish_name_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Put_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Put_slots[] = {
@@ -3075,6 +4200,11 @@ static const struct tracer_field_format openmpi_MPI_Put_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Query_thread_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Query_thread_slots[] = {
     {"provided", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -3083,6 +4213,11 @@ static const struct tracer_slot openmpi_MPI_Query_thread_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Query_thread_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Raccumulate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Raccumulate_slots[] = {
@@ -3105,6 +4240,11 @@ static const struct tracer_field_format openmpi_MPI_Raccumulate_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Recv_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Recv_init_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3120,6 +4260,11 @@ static const struct tracer_slot openmpi_MPI_Recv_init_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Recv_init_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Recv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Recv_slots[] = {
@@ -3140,6 +4285,11 @@ static const struct tracer_field_format openmpi_MPI_Recv_formats[] = {
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_Reduce_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Reduce_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3154,6 +4304,11 @@ static const struct tracer_slot openmpi_MPI_Reduce_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Reduce_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Ireduce_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Ireduce_slots[] = {
@@ -3174,6 +4329,11 @@ static const struct tracer_field_format openmpi_MPI_Ireduce_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Reduce_local_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Reduce_local_slots[] = {
     {"inbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"inoutbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3185,6 +4345,11 @@ static const struct tracer_slot openmpi_MPI_Reduce_local_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Reduce_local_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Reduce_scatter_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Reduce_scatter_slots[] = {
@@ -3199,6 +4364,11 @@ static const struct tracer_slot openmpi_MPI_Reduce_scatter_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Reduce_scatter_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Ireduce_scatter_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Ireduce_scatter_slots[] = {
@@ -3217,6 +4387,11 @@ static const struct tracer_field_format openmpi_MPI_Ireduce_scatter_formats[] = 
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Reduce_scatter_block_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Reduce_scatter_block_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3230,6 +4405,11 @@ static const struct tracer_slot openmpi_MPI_Reduce_scatter_block_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Reduce_scatter_block_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Ireduce_scatter_block_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Ireduce_scatter_block_slots[] = {
@@ -3249,6 +4429,11 @@ static const struct tracer_field_format openmpi_MPI_Ireduce_scatter_block_format
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Register_datarep_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Register_datarep_slots[] = {
     {"datarep", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"read_conversion_fn", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3262,6 +4447,11 @@ static const struct tracer_field_format openmpi_MPI_Register_datarep_formats[] =
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Request_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Request_free_slots[] = {
     {"request", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -3270,6 +4460,11 @@ static const struct tracer_slot openmpi_MPI_Request_free_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Request_free_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Request_get_status_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Request_get_status_slots[] = {
@@ -3284,6 +4479,11 @@ static const struct tracer_field_format openmpi_MPI_Request_get_status_formats[]
     {"result", &openmpi_status_names, NULL},
     {"status_bytes", NULL, &openmpi_record_14},
     {"status_vals", NULL, &openmpi_record_14},
+};
+
+static const int64_t openmpi_MPI_Rget_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Rget_slots[] = {
@@ -3303,6 +4503,11 @@ static const struct tracer_slot openmpi_MPI_Rget_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Rget_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Rget_accumulate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Rget_accumulate_slots[] = {
@@ -3327,6 +4532,11 @@ static const struct tracer_field_format openmpi_MPI_Rget_accumulate_formats[] = 
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Rput_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Rput_slots[] = {
     {"origin_addr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"origin_count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3346,6 +4556,11 @@ static const struct tracer_field_format openmpi_MPI_Rput_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Rsend_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Rsend_slots[] = {
     {"ibuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3359,6 +4574,11 @@ static const struct tracer_slot openmpi_MPI_Rsend_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Rsend_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Rsend_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Rsend_init_slots[] = {
@@ -3378,6 +4598,11 @@ static const struct tracer_field_format openmpi_MPI_Rsend_init_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Scan_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Scan_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"recvbuf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3391,6 +4616,11 @@ static const struct tracer_slot openmpi_MPI_Scan_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Scan_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Iscan_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Iscan_slots[] = {
@@ -3410,6 +4640,11 @@ static const struct tracer_field_format openmpi_MPI_Iscan_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Scatter_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Scatter_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcount", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3425,6 +4660,11 @@ static const struct tracer_slot openmpi_MPI_Scatter_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Scatter_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Iscatter_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Iscatter_slots[] = {
@@ -3446,6 +4686,11 @@ static const struct tracer_field_format openmpi_MPI_Iscatter_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Scatterv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Scatterv_slots[] = {
     {"sendbuf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sendcounts", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3462,6 +4707,11 @@ static const struct tracer_slot openmpi_MPI_Scatterv_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Scatterv_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Iscatterv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Iscatterv_slots[] = {
@@ -3484,6 +4734,11 @@ static const struct tracer_field_format openmpi_MPI_Iscatterv_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Send_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Send_init_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3501,6 +4756,11 @@ static const struct tracer_field_format openmpi_MPI_Send_init_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Send_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Send_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3514,6 +4774,11 @@ static const struct tracer_slot openmpi_MPI_Send_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Send_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Sendrecv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Sendrecv_slots[] = {
@@ -3539,6 +4804,11 @@ static const struct tracer_field_format openmpi_MPI_Sendrecv_formats[] = {
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_Sendrecv_replace_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Sendrecv_replace_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3559,6 +4829,11 @@ static const struct tracer_field_format openmpi_MPI_Sendrecv_replace_formats[] =
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_Ssend_init_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Ssend_init_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3576,6 +4851,11 @@ static const struct tracer_field_format openmpi_MPI_Ssend_init_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Ssend_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Ssend_slots[] = {
     {"buf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3591,6 +4871,11 @@ static const struct tracer_field_format openmpi_MPI_Ssend_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Start_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Start_slots[] = {
     {"request", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -3599,6 +4884,11 @@ static const struct tracer_slot openmpi_MPI_Start_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Start_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Startall_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Startall_slots[] = {
@@ -3611,6 +4901,11 @@ static const struct tracer_field_format openmpi_MPI_Startall_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Status_set_cancelled_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Status_set_cancelled_slots[] = {
     {"status", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flag", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3621,6 +4916,11 @@ static const struct tracer_field_format openmpi_MPI_Status_set_cancelled_formats
     {"result", &openmpi_status_names, NULL},
     {"status_bytes", NULL, &openmpi_record_14},
     {"status_vals", NULL, &openmpi_record_14},
+};
+
+static const int64_t openmpi_MPI_Status_set_elements_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Status_set_elements_slots[] = {
@@ -3636,6 +4936,11 @@ static const struct tracer_field_format openmpi_MPI_Status_set_elements_formats[
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_Status_set_elements_x_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Status_set_elements_x_slots[] = {
     {"status", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"datatype", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3647,6 +4952,11 @@ static const struct tracer_field_format openmpi_MPI_Status_set_elements_x_format
     {"result", &openmpi_status_names, NULL},
     {"status_bytes", NULL, &openmpi_record_14},
     {"status_vals", NULL, &openmpi_record_14},
+};
+
+static const int64_t openmpi_MPI_Testall_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Testall_slots[] = {
@@ -3663,6 +4973,11 @@ static const struct tracer_field_format openmpi_MPI_Testall_formats[] = {
     {"result", &openmpi_status_names, NULL},
     {"array_of_statuses_bytes", NULL, &openmpi_record_14},
     {"array_of_statuses_vals", NULL, &openmpi_record_14},
+};
+
+static const int64_t openmpi_MPI_Testany_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Testany_slots[] = {
@@ -3683,6 +4998,11 @@ static const struct tracer_field_format openmpi_MPI_Testany_formats[] = {
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_Test_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Test_slots[] = {
     {"request", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flag", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3700,6 +5020,11 @@ static const struct tracer_field_format openmpi_MPI_Test_formats[] = {
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_Test_cancelled_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Test_cancelled_slots[] = {
     {"status", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flag", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3711,6 +5036,11 @@ static const struct tracer_field_format openmpi_MPI_Test_cancelled_formats[] = {
     {"result", &openmpi_status_names, NULL},
     {"status_bytes", NULL, &openmpi_record_14},
     {"status_vals", NULL, &openmpi_record_14},
+};
+
+static const int64_t openmpi_MPI_Testsome_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Testsome_slots[] = {
@@ -3730,6 +5060,11 @@ static const struct tracer_field_format openmpi_MPI_Testsome_formats[] = {
     {"array_of_statuses_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_Topo_test_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Topo_test_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"status", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3739,6 +5074,11 @@ static const struct tracer_slot openmpi_MPI_Topo_test_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Topo_test_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Type_commit_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Type_commit_slots[] = {
@@ -3751,6 +5091,11 @@ static const struct tracer_field_format openmpi_MPI_Type_commit_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Type_contiguous_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Type_contiguous_slots[] = {
     {"count", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"oldtype", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3761,6 +5106,11 @@ static const struct tracer_slot openmpi_MPI_Type_contiguous_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Type_contiguous_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Type_create_darray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Type_create_darray_slots[] = {
@@ -3782,6 +5132,11 @@ static const struct tracer_field_format openmpi_MPI_Type_create_darray_formats[]
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Type_create_f90_complex_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Type_create_f90_complex_slots[] = {
     {"p", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"r", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3792,6 +5147,11 @@ static const struct tracer_slot openmpi_MPI_Type_create_f90_complex_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Type_create_f90_complex_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Type_create_f90_integer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Type_create_f90_integer_slots[] = {
@@ -3805,6 +5165,11 @@ static const struct tracer_field_format openmpi_MPI_Type_create_f90_integer_form
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Type_create_f90_real_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Type_create_f90_real_slots[] = {
     {"p", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"r", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3815,6 +5180,11 @@ static const struct tracer_slot openmpi_MPI_Type_create_f90_real_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Type_create_f90_real_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Type_create_hindexed_block_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Type_create_hindexed_block_slots[] = {
@@ -3831,6 +5201,11 @@ static const struct tracer_field_format openmpi_MPI_Type_create_hindexed_block_f
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Type_create_hindexed_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Type_create_hindexed_slots[] = {
     {"count", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"array_of_blocklengths", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3843,6 +5218,11 @@ static const struct tracer_slot openmpi_MPI_Type_create_hindexed_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Type_create_hindexed_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Type_create_hvector_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Type_create_hvector_slots[] = {
@@ -3859,6 +5239,11 @@ static const struct tracer_field_format openmpi_MPI_Type_create_hvector_formats[
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Type_create_keyval_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Type_create_keyval_slots[] = {
     {"type_copy_attr_fn", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"type_delete_attr_fn", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3870,6 +5255,11 @@ static const struct tracer_slot openmpi_MPI_Type_create_keyval_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Type_create_keyval_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Type_create_indexed_block_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Type_create_indexed_block_slots[] = {
@@ -3886,6 +5276,11 @@ static const struct tracer_field_format openmpi_MPI_Type_create_indexed_block_fo
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Type_create_struct_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Type_create_struct_slots[] = {
     {"count", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"array_of_block_lengths", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3898,6 +5293,11 @@ static const struct tracer_slot openmpi_MPI_Type_create_struct_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Type_create_struct_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Type_create_subarray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Type_create_subarray_slots[] = {
@@ -3916,6 +5316,11 @@ static const struct tracer_field_format openmpi_MPI_Type_create_subarray_formats
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Type_create_resized_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Type_create_resized_slots[] = {
     {"oldtype", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"lb", 5, 8, TRACER_SLOT_SIGNED, 0, -1},
@@ -3929,6 +5334,11 @@ static const struct tracer_field_format openmpi_MPI_Type_create_resized_formats[
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Type_delete_attr_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Type_delete_attr_slots[] = {
     {"type", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"type_keyval", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3937,6 +5347,11 @@ static const struct tracer_slot openmpi_MPI_Type_delete_attr_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Type_delete_attr_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Type_dup_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Type_dup_slots[] = {
@@ -3950,6 +5365,11 @@ static const struct tracer_field_format openmpi_MPI_Type_dup_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Type_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Type_free_slots[] = {
     {"type", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -3960,6 +5380,11 @@ static const struct tracer_field_format openmpi_MPI_Type_free_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Type_free_keyval_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Type_free_keyval_slots[] = {
     {"type_keyval", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -3968,6 +5393,11 @@ static const struct tracer_slot openmpi_MPI_Type_free_keyval_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Type_free_keyval_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Type_get_attr_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Type_get_attr_slots[] = {
@@ -3983,6 +5413,11 @@ static const struct tracer_field_format openmpi_MPI_Type_get_attr_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Type_get_contents_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Type_get_contents_slots[] = {
     {"mtype", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"max_integers", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3996,6 +5431,11 @@ static const struct tracer_slot openmpi_MPI_Type_get_contents_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Type_get_contents_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Type_get_envelope_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Type_get_envelope_slots[] = {
@@ -4015,6 +5455,11 @@ static const struct tracer_field_format openmpi_MPI_Type_get_envelope_formats[] 
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Type_get_extent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Type_get_extent_slots[] = {
     {"type", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"lb", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4026,6 +5471,11 @@ static const struct tracer_slot openmpi_MPI_Type_get_extent_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Type_get_extent_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Type_get_extent_x_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Type_get_extent_x_slots[] = {
@@ -4041,6 +5491,11 @@ static const struct tracer_field_format openmpi_MPI_Type_get_extent_x_formats[] 
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Type_get_name_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Type_get_name_slots[] = {
     {"type", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"type_name", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4052,6 +5507,11 @@ static const struct tracer_slot openmpi_MPI_Type_get_name_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Type_get_name_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Type_get_true_extent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Type_get_true_extent_slots[] = {
@@ -4067,6 +5527,11 @@ static const struct tracer_field_format openmpi_MPI_Type_get_true_extent_formats
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Type_get_true_extent_x_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Type_get_true_extent_x_slots[] = {
     {"datatype", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"true_lb", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4078,6 +5543,11 @@ static const struct tracer_slot openmpi_MPI_Type_get_true_extent_x_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Type_get_true_extent_x_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Type_indexed_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Type_indexed_slots[] = {
@@ -4094,6 +5564,11 @@ static const struct tracer_field_format openmpi_MPI_Type_indexed_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Type_match_size_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Type_match_size_slots[] = {
     {"typeclass", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"size", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4104,6 +5579,11 @@ static const struct tracer_slot openmpi_MPI_Type_match_size_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Type_match_size_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Type_set_attr_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Type_set_attr_slots[] = {
@@ -4117,6 +5597,11 @@ static const struct tracer_field_format openmpi_MPI_Type_set_attr_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Type_set_name_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Type_set_name_slots[] = {
     {"type", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"type_name", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4125,6 +5610,11 @@ static const struct tracer_slot openmpi_MPI_Type_set_name_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Type_set_name_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Type_size_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Type_size_slots[] = {
@@ -4138,6 +5628,11 @@ static const struct tracer_field_format openmpi_MPI_Type_size_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Type_size_x_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Type_size_x_slots[] = {
     {"type", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4147,6 +5642,11 @@ static const struct tracer_slot openmpi_MPI_Type_size_x_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Type_size_x_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Type_vector_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Type_vector_slots[] = {
@@ -4161,6 +5661,11 @@ static const struct tracer_slot openmpi_MPI_Type_vector_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Type_vector_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Unpack_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Unpack_slots[] = {
@@ -4179,6 +5684,11 @@ static const struct tracer_field_format openmpi_MPI_Unpack_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Unpublish_name_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Unpublish_name_slots[] = {
     {"service_name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"info", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4188,6 +5698,11 @@ static const struct tracer_slot openmpi_MPI_Unpublish_name_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Unpublish_name_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Unpack_external_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Unpack_external_slots[] = {
@@ -4206,6 +5721,11 @@ static const struct tracer_field_format openmpi_MPI_Unpack_external_formats[] = 
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Waitall_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Waitall_slots[] = {
     {"count", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"array_of_requests", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4218,6 +5738,11 @@ static const struct tracer_field_format openmpi_MPI_Waitall_formats[] = {
     {"result", &openmpi_status_names, NULL},
     {"array_of_statuses_bytes", NULL, &openmpi_record_14},
     {"array_of_statuses_vals", NULL, &openmpi_record_14},
+};
+
+static const int64_t openmpi_MPI_Waitany_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Waitany_slots[] = {
@@ -4236,6 +5761,11 @@ static const struct tracer_field_format openmpi_MPI_Waitany_formats[] = {
     {"status_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_Wait_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Wait_slots[] = {
     {"request", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"status", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4249,6 +5779,11 @@ static const struct tracer_field_format openmpi_MPI_Wait_formats[] = {
     {"result", &openmpi_status_names, NULL},
     {"status_bytes", NULL, &openmpi_record_14},
     {"status_vals", NULL, &openmpi_record_14},
+};
+
+static const int64_t openmpi_MPI_Waitsome_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Waitsome_slots[] = {
@@ -4268,6 +5803,11 @@ static const struct tracer_field_format openmpi_MPI_Waitsome_formats[] = {
     {"array_of_statuses_vals", NULL, &openmpi_record_14},
 };
 
+static const int64_t openmpi_MPI_Win_allocate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_allocate_slots[] = {
     {"size", 4, 8, TRACER_SLOT_SIGNED, 0, -1},
     {"disp_unit", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4281,6 +5821,11 @@ static const struct tracer_slot openmpi_MPI_Win_allocate_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Win_allocate_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Win_allocate_shared_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Win_allocate_shared_slots[] = {
@@ -4298,6 +5843,11 @@ static const struct tracer_field_format openmpi_MPI_Win_allocate_shared_formats[
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Win_attach_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_attach_slots[] = {
     {"win", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"base", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4307,6 +5857,11 @@ static const struct tracer_slot openmpi_MPI_Win_attach_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Win_attach_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Win_call_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Win_call_errhandler_slots[] = {
@@ -4319,6 +5874,11 @@ static const struct tracer_field_format openmpi_MPI_Win_call_errhandler_formats[
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Win_complete_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_complete_slots[] = {
     {"win", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4326,6 +5886,11 @@ static const struct tracer_slot openmpi_MPI_Win_complete_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Win_complete_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Win_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Win_create_slots[] = {
@@ -4343,6 +5908,11 @@ static const struct tracer_field_format openmpi_MPI_Win_create_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Win_create_dynamic_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_create_dynamic_slots[] = {
     {"info", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"comm", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4355,6 +5925,11 @@ static const struct tracer_field_format openmpi_MPI_Win_create_dynamic_formats[]
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Win_create_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_create_errhandler_slots[] = {
     {"function", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"errhandler", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4364,6 +5939,11 @@ static const struct tracer_slot openmpi_MPI_Win_create_errhandler_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Win_create_errhandler_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Win_create_keyval_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Win_create_keyval_slots[] = {
@@ -4379,6 +5959,11 @@ static const struct tracer_field_format openmpi_MPI_Win_create_keyval_formats[] 
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Win_delete_attr_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_delete_attr_slots[] = {
     {"win", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"win_keyval", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4387,6 +5972,11 @@ static const struct tracer_slot openmpi_MPI_Win_delete_attr_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Win_delete_attr_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Win_detach_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Win_detach_slots[] = {
@@ -4399,6 +5989,11 @@ static const struct tracer_field_format openmpi_MPI_Win_detach_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Win_fence_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_fence_slots[] = {
     {"assert", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"win", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4407,6 +6002,11 @@ static const struct tracer_slot openmpi_MPI_Win_fence_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Win_fence_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Win_flush_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Win_flush_slots[] = {
@@ -4419,6 +6019,11 @@ static const struct tracer_field_format openmpi_MPI_Win_flush_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Win_flush_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_flush_all_slots[] = {
     {"win", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4426,6 +6031,11 @@ static const struct tracer_slot openmpi_MPI_Win_flush_all_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Win_flush_all_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Win_flush_local_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Win_flush_local_slots[] = {
@@ -4438,6 +6048,11 @@ static const struct tracer_field_format openmpi_MPI_Win_flush_local_formats[] = 
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Win_flush_local_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_flush_local_all_slots[] = {
     {"win", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4445,6 +6060,11 @@ static const struct tracer_slot openmpi_MPI_Win_flush_local_all_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Win_flush_local_all_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Win_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Win_free_slots[] = {
@@ -4457,6 +6077,11 @@ static const struct tracer_field_format openmpi_MPI_Win_free_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Win_free_keyval_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_free_keyval_slots[] = {
     {"win_keyval", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4465,6 +6090,11 @@ static const struct tracer_slot openmpi_MPI_Win_free_keyval_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Win_free_keyval_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Win_get_attr_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Win_get_attr_slots[] = {
@@ -4480,6 +6110,11 @@ static const struct tracer_field_format openmpi_MPI_Win_get_attr_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Win_get_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_get_errhandler_slots[] = {
     {"win", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"errhandler", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4489,6 +6124,11 @@ static const struct tracer_slot openmpi_MPI_Win_get_errhandler_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Win_get_errhandler_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Win_get_group_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Win_get_group_slots[] = {
@@ -4502,6 +6142,11 @@ static const struct tracer_field_format openmpi_MPI_Win_get_group_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Win_get_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_get_info_slots[] = {
     {"win", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"info_used", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4511,6 +6156,11 @@ static const struct tracer_slot openmpi_MPI_Win_get_info_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Win_get_info_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Win_get_name_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Win_get_name_slots[] = {
@@ -4526,6 +6176,11 @@ static const struct tracer_field_format openmpi_MPI_Win_get_name_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Win_lock_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_lock_slots[] = {
     {"lock_type", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"rank", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4538,6 +6193,11 @@ static const struct tracer_field_format openmpi_MPI_Win_lock_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Win_lock_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_lock_all_slots[] = {
     {"assert", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"win", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4546,6 +6206,11 @@ static const struct tracer_slot openmpi_MPI_Win_lock_all_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Win_lock_all_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Win_post_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Win_post_slots[] = {
@@ -4559,6 +6224,11 @@ static const struct tracer_field_format openmpi_MPI_Win_post_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Win_set_attr_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_set_attr_slots[] = {
     {"win", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"win_keyval", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4568,6 +6238,11 @@ static const struct tracer_slot openmpi_MPI_Win_set_attr_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Win_set_attr_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Win_set_errhandler_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Win_set_errhandler_slots[] = {
@@ -4580,6 +6255,11 @@ static const struct tracer_field_format openmpi_MPI_Win_set_errhandler_formats[]
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Win_set_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_set_info_slots[] = {
     {"win", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"info", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4590,6 +6270,11 @@ static const struct tracer_field_format openmpi_MPI_Win_set_info_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Win_set_name_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_set_name_slots[] = {
     {"win", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"win_name", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4598,6 +6283,11 @@ static const struct tracer_slot openmpi_MPI_Win_set_name_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Win_set_name_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Win_shared_query_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Win_shared_query_slots[] = {
@@ -4615,6 +6305,11 @@ static const struct tracer_field_format openmpi_MPI_Win_shared_query_formats[] =
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Win_start_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_start_slots[] = {
     {"group", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"assert", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4626,6 +6321,11 @@ static const struct tracer_field_format openmpi_MPI_Win_start_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Win_sync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_sync_slots[] = {
     {"win", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4633,6 +6333,11 @@ static const struct tracer_slot openmpi_MPI_Win_sync_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Win_sync_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Win_test_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Win_test_slots[] = {
@@ -4646,6 +6351,11 @@ static const struct tracer_field_format openmpi_MPI_Win_test_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Win_unlock_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_unlock_slots[] = {
     {"rank", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"win", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4654,6 +6364,11 @@ static const struct tracer_slot openmpi_MPI_Win_unlock_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Win_unlock_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Win_unlock_all_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Win_unlock_all_slots[] = {
@@ -4665,6 +6380,11 @@ static const struct tracer_field_format openmpi_MPI_Win_unlock_all_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Win_wait_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Win_wait_slots[] = {
     {"win", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4674,12 +6394,25 @@ static const struct tracer_field_format openmpi_MPI_Win_wait_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Wtick_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Wtick_slots[] = {
     {"result", 4, 8, TRACER_SLOT_DOUBLE, 1, -1},
 };
 
+static const int64_t openmpi_MPI_Wtime_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Wtime_slots[] = {
     {"result", 4, 8, TRACER_SLOT_DOUBLE, 1, -1},
+};
+
+static const int64_t openmpi_MPI_T_init_thread_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_T_init_thread_slots[] = {
@@ -4693,12 +6426,22 @@ static const struct tracer_field_format openmpi_MPI_T_init_thread_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_T_finalize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_T_finalize_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_T_finalize_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_T_cvar_get_num_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_T_cvar_get_num_slots[] = {
@@ -4709,6 +6452,11 @@ static const struct tracer_slot openmpi_MPI_T_cvar_get_num_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_T_cvar_get_num_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_T_cvar_get_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_T_cvar_get_info_slots[] = {
@@ -4738,6 +6486,11 @@ static const struct tracer_field_format openmpi_MPI_T_cvar_get_info_formats[] = 
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_T_cvar_get_index_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_T_cvar_get_index_slots[] = {
     {"name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"cvar_index", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4747,6 +6500,11 @@ static const struct tracer_slot openmpi_MPI_T_cvar_get_index_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_T_cvar_get_index_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_T_cvar_handle_alloc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_T_cvar_handle_alloc_slots[] = {
@@ -4763,6 +6521,11 @@ static const struct tracer_field_format openmpi_MPI_T_cvar_handle_alloc_formats[
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_T_cvar_handle_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_T_cvar_handle_free_slots[] = {
     {"handle", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4771,6 +6534,11 @@ static const struct tracer_slot openmpi_MPI_T_cvar_handle_free_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_T_cvar_handle_free_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_T_cvar_read_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_T_cvar_read_slots[] = {
@@ -4783,6 +6551,11 @@ static const struct tracer_field_format openmpi_MPI_T_cvar_read_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_T_cvar_write_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_T_cvar_write_slots[] = {
     {"handle", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"buf", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4793,6 +6566,11 @@ static const struct tracer_field_format openmpi_MPI_T_cvar_write_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_T_category_get_num_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_T_category_get_num_slots[] = {
     {"num_cat", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4801,6 +6579,11 @@ static const struct tracer_slot openmpi_MPI_T_category_get_num_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_T_category_get_num_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_T_category_get_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_T_category_get_info_slots[] = {
@@ -4826,6 +6609,11 @@ static const struct tracer_field_format openmpi_MPI_T_category_get_info_formats[
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_T_category_get_index_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_T_category_get_index_slots[] = {
     {"name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"category_index", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4835,6 +6623,11 @@ static const struct tracer_slot openmpi_MPI_T_category_get_index_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_T_category_get_index_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_T_category_get_cvars_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_T_category_get_cvars_slots[] = {
@@ -4848,6 +6641,11 @@ static const struct tracer_field_format openmpi_MPI_T_category_get_cvars_formats
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_T_category_get_pvars_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_T_category_get_pvars_slots[] = {
     {"cat_index", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"len", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4857,6 +6655,11 @@ static const struct tracer_slot openmpi_MPI_T_category_get_pvars_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_T_category_get_pvars_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_T_category_get_categories_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_T_category_get_categories_slots[] = {
@@ -4870,6 +6673,11 @@ static const struct tracer_field_format openmpi_MPI_T_category_get_categories_fo
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_T_category_changed_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_T_category_changed_slots[] = {
     {"stamp", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4880,6 +6688,11 @@ static const struct tracer_field_format openmpi_MPI_T_category_changed_formats[]
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_T_pvar_get_num_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_T_pvar_get_num_slots[] = {
     {"num_pvar", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4888,6 +6701,11 @@ static const struct tracer_slot openmpi_MPI_T_pvar_get_num_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_T_pvar_get_num_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_T_pvar_get_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_T_pvar_get_info_slots[] = {
@@ -4923,6 +6741,11 @@ static const struct tracer_field_format openmpi_MPI_T_pvar_get_info_formats[] = 
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_T_pvar_get_index_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_T_pvar_get_index_slots[] = {
     {"name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"var_class", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4935,6 +6758,11 @@ static const struct tracer_field_format openmpi_MPI_T_pvar_get_index_formats[] =
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_T_pvar_session_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_T_pvar_session_create_slots[] = {
     {"session", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4945,6 +6773,11 @@ static const struct tracer_field_format openmpi_MPI_T_pvar_session_create_format
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_T_pvar_session_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_T_pvar_session_free_slots[] = {
     {"session", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -4953,6 +6786,11 @@ static const struct tracer_slot openmpi_MPI_T_pvar_session_free_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_T_pvar_session_free_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_T_pvar_handle_alloc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_T_pvar_handle_alloc_slots[] = {
@@ -4970,6 +6808,11 @@ static const struct tracer_field_format openmpi_MPI_T_pvar_handle_alloc_formats[
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_T_pvar_handle_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_T_pvar_handle_free_slots[] = {
     {"session", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"handle", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4979,6 +6822,11 @@ static const struct tracer_slot openmpi_MPI_T_pvar_handle_free_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_T_pvar_handle_free_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_T_pvar_start_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_T_pvar_start_slots[] = {
@@ -4991,6 +6839,11 @@ static const struct tracer_field_format openmpi_MPI_T_pvar_start_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_T_pvar_stop_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_T_pvar_stop_slots[] = {
     {"session", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"handle", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4999,6 +6852,11 @@ static const struct tracer_slot openmpi_MPI_T_pvar_stop_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_T_pvar_stop_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_T_pvar_read_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_T_pvar_read_slots[] = {
@@ -5012,6 +6870,11 @@ static const struct tracer_field_format openmpi_MPI_T_pvar_read_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_T_pvar_write_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_T_pvar_write_slots[] = {
     {"session", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"handle", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5021,6 +6884,11 @@ static const struct tracer_slot openmpi_MPI_T_pvar_write_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_T_pvar_write_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_T_pvar_reset_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_T_pvar_reset_slots[] = {
@@ -5033,6 +6901,11 @@ static const struct tracer_field_format openmpi_MPI_T_pvar_reset_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_T_pvar_readreset_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_T_pvar_readreset_slots[] = {
     {"session", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"handle", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5042,6 +6915,11 @@ static const struct tracer_slot openmpi_MPI_T_pvar_readreset_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_T_pvar_readreset_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_T_enum_get_info_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_T_enum_get_info_slots[] = {
@@ -5057,6 +6935,11 @@ static const struct tracer_slot openmpi_MPI_T_enum_get_info_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_T_enum_get_info_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_T_enum_get_item_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_T_enum_get_item_slots[] = {
@@ -5075,6 +6958,11 @@ static const struct tracer_field_format openmpi_MPI_T_enum_get_item_formats[] = 
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Attr_delete_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Attr_delete_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"keyval", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -5083,6 +6971,11 @@ static const struct tracer_slot openmpi_MPI_Attr_delete_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Attr_delete_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Attr_get_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Attr_get_slots[] = {
@@ -5098,6 +6991,11 @@ static const struct tracer_field_format openmpi_MPI_Attr_get_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Attr_put_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Attr_put_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"keyval", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -5107,6 +7005,11 @@ static const struct tracer_slot openmpi_MPI_Attr_put_slots[] = {
 
 static const struct tracer_field_format openmpi_MPI_Attr_put_formats[] = {
     {"result", &openmpi_status_names, NULL},
+};
+
+static const int64_t openmpi_MPI_Keyval_create_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot openmpi_MPI_Keyval_create_slots[] = {
@@ -5122,6 +7025,11 @@ static const struct tracer_field_format openmpi_MPI_Keyval_create_formats[] = {
     {"result", &openmpi_status_names, NULL},
 };
 
+static const int64_t openmpi_MPI_Keyval_free_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot openmpi_MPI_Keyval_free_slots[] = {
     {"keyval", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -5134,1912 +7042,1912 @@ static const struct tracer_field_format openmpi_MPI_Keyval_free_formats[] = {
 
 static const struct tracer_function_desc openmpi_functions[] = {
     {"MPI_Abort", TRACER_STATUS_RESULT, openmpi_MPI_Abort_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Abort_ok_statuses, 1,
      openmpi_MPI_Abort_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Accumulate", TRACER_STATUS_RESULT, openmpi_MPI_Accumulate_slots, 11, 14,
-     0,
+     0, openmpi_MPI_Accumulate_ok_statuses, 1,
      openmpi_MPI_Accumulate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_PUT, 13, 7, -1, 12, -1}},
     {"MPI_Add_error_class", TRACER_STATUS_RESULT, openmpi_MPI_Add_error_class_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Add_error_class_ok_statuses, 1,
      openmpi_MPI_Add_error_class_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Add_error_code", TRACER_STATUS_RESULT, openmpi_MPI_Add_error_code_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Add_error_code_ok_statuses, 1,
      openmpi_MPI_Add_error_code_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Add_error_string", TRACER_STATUS_RESULT, openmpi_MPI_Add_error_string_slots, 3, 6,
-     1,
+     1, openmpi_MPI_Add_error_string_ok_statuses, 1,
      openmpi_MPI_Add_error_string_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Allgather", TRACER_STATUS_RESULT, openmpi_MPI_Allgather_slots, 9, 12,
-     0,
+     0, openmpi_MPI_Allgather_ok_statuses, 1,
      openmpi_MPI_Allgather_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 11, -1, -1, 10, -1}},
     {"MPI_Iallgather", TRACER_STATUS_RESULT, openmpi_MPI_Iallgather_slots, 11, 14,
-     0,
+     0, openmpi_MPI_Iallgather_ok_statuses, 1,
      openmpi_MPI_Iallgather_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 13, -1, -1, 10, 12}},
     {"MPI_Allgatherv", TRACER_STATUS_RESULT, openmpi_MPI_Allgatherv_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Allgatherv_ok_statuses, 1,
      openmpi_MPI_Allgatherv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 12, -1, -1, 11, -1}},
     {"MPI_Iallgatherv", TRACER_STATUS_RESULT, openmpi_MPI_Iallgatherv_slots, 12, 15,
-     0,
+     0, openmpi_MPI_Iallgatherv_ok_statuses, 1,
      openmpi_MPI_Iallgatherv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 14, -1, -1, 11, 13}},
     {"MPI_Alloc_mem", TRACER_STATUS_RESULT, openmpi_MPI_Alloc_mem_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Alloc_mem_ok_statuses, 1,
      openmpi_MPI_Alloc_mem_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Allreduce", TRACER_STATUS_RESULT, openmpi_MPI_Allreduce_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Allreduce_ok_statuses, 1,
      openmpi_MPI_Allreduce_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 10, -1, -1, 9, -1}},
     {"MPI_Iallreduce", TRACER_STATUS_RESULT, openmpi_MPI_Iallreduce_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Iallreduce_ok_statuses, 1,
      openmpi_MPI_Iallreduce_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 12, -1, -1, 9, 11}},
     {"MPI_Alltoall", TRACER_STATUS_RESULT, openmpi_MPI_Alltoall_slots, 9, 12,
-     0,
+     0, openmpi_MPI_Alltoall_ok_statuses, 1,
      openmpi_MPI_Alltoall_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 11, -1, -1, 10, -1}},
     {"MPI_Ialltoall", TRACER_STATUS_RESULT, openmpi_MPI_Ialltoall_slots, 11, 14,
-     0,
+     0, openmpi_MPI_Ialltoall_ok_statuses, 1,
      openmpi_MPI_Ialltoall_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 13, -1, -1, 10, 12}},
     {"MPI_Alltoallv", TRACER_STATUS_RESULT, openmpi_MPI_Alltoallv_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Alltoallv_ok_statuses, 1,
      openmpi_MPI_Alltoallv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, -1, -1, -1, 12, -1}},
     {"MPI_Ialltoallv", TRACER_STATUS_RESULT, openmpi_MPI_Ialltoallv_slots, 12, 15,
-     0,
+     0, openmpi_MPI_Ialltoallv_ok_statuses, 1,
      openmpi_MPI_Ialltoallv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, -1, -1, -1, 12, 14}},
     {"MPI_Alltoallw", TRACER_STATUS_RESULT, openmpi_MPI_Alltoallw_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Alltoallw_ok_statuses, 1,
      openmpi_MPI_Alltoallw_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ialltoallw", TRACER_STATUS_RESULT, openmpi_MPI_Ialltoallw_slots, 12, 15,
-     0,
+     0, openmpi_MPI_Ialltoallw_ok_statuses, 1,
      openmpi_MPI_Ialltoallw_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Barrier", TRACER_STATUS_RESULT, openmpi_MPI_Barrier_slots, 2, 5,
-     0,
+     0, openmpi_MPI_Barrier_ok_statuses, 1,
      openmpi_MPI_Barrier_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, -1, -1, -1, 4, -1}},
     {"MPI_Ibarrier", TRACER_STATUS_RESULT, openmpi_MPI_Ibarrier_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Ibarrier_ok_statuses, 1,
      openmpi_MPI_Ibarrier_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, -1, -1, -1, 4, 6}},
     {"MPI_Bcast", TRACER_STATUS_RESULT, openmpi_MPI_Bcast_slots, 7, 10,
-     0,
+     0, openmpi_MPI_Bcast_ok_statuses, 1,
      openmpi_MPI_Bcast_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 9, 7, -1, 8, -1}},
     {"MPI_Bsend", TRACER_STATUS_RESULT, openmpi_MPI_Bsend_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Bsend_ok_statuses, 1,
      openmpi_MPI_Bsend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 10, 7, 8, 9, -1}},
     {"MPI_Ibcast", TRACER_STATUS_RESULT, openmpi_MPI_Ibcast_slots, 9, 12,
-     0,
+     0, openmpi_MPI_Ibcast_ok_statuses, 1,
      openmpi_MPI_Ibcast_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 11, 7, -1, 8, 10}},
     {"MPI_Bsend_init", TRACER_STATUS_RESULT, openmpi_MPI_Bsend_init_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Bsend_init_ok_statuses, 1,
      openmpi_MPI_Bsend_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
     {"MPI_Buffer_attach", TRACER_STATUS_RESULT, openmpi_MPI_Buffer_attach_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Buffer_attach_ok_statuses, 1,
      openmpi_MPI_Buffer_attach_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Buffer_detach", TRACER_STATUS_RESULT, openmpi_MPI_Buffer_detach_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Buffer_detach_ok_statuses, 1,
      openmpi_MPI_Buffer_detach_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Cancel", TRACER_STATUS_RESULT, openmpi_MPI_Cancel_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Cancel_ok_statuses, 1,
      openmpi_MPI_Cancel_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Cart_coords", TRACER_STATUS_RESULT, openmpi_MPI_Cart_coords_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Cart_coords_ok_statuses, 1,
      openmpi_MPI_Cart_coords_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Cart_create", TRACER_STATUS_RESULT, openmpi_MPI_Cart_create_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Cart_create_ok_statuses, 1,
      openmpi_MPI_Cart_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Cart_get", TRACER_STATUS_RESULT, openmpi_MPI_Cart_get_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Cart_get_ok_statuses, 1,
      openmpi_MPI_Cart_get_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Cart_map", TRACER_STATUS_RESULT, openmpi_MPI_Cart_map_slots, 7, 10,
-     0,
+     0, openmpi_MPI_Cart_map_ok_statuses, 1,
      openmpi_MPI_Cart_map_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Cart_rank", TRACER_STATUS_RESULT, openmpi_MPI_Cart_rank_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Cart_rank_ok_statuses, 1,
      openmpi_MPI_Cart_rank_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Cart_shift", TRACER_STATUS_RESULT, openmpi_MPI_Cart_shift_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Cart_shift_ok_statuses, 1,
      openmpi_MPI_Cart_shift_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Cart_sub", TRACER_STATUS_RESULT, openmpi_MPI_Cart_sub_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Cart_sub_ok_statuses, 1,
      openmpi_MPI_Cart_sub_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Cartdim_get", TRACER_STATUS_RESULT, openmpi_MPI_Cartdim_get_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Cartdim_get_ok_statuses, 1,
      openmpi_MPI_Cartdim_get_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Close_port", TRACER_STATUS_RESULT, openmpi_MPI_Close_port_slots, 2, 5,
-     1,
+     1, openmpi_MPI_Close_port_ok_statuses, 1,
      openmpi_MPI_Close_port_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_accept", TRACER_STATUS_RESULT, openmpi_MPI_Comm_accept_slots, 7, 10,
-     1,
+     1, openmpi_MPI_Comm_accept_ok_statuses, 1,
      openmpi_MPI_Comm_accept_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_call_errhandler", TRACER_STATUS_RESULT, openmpi_MPI_Comm_call_errhandler_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Comm_call_errhandler_ok_statuses, 1,
      openmpi_MPI_Comm_call_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_compare", TRACER_STATUS_RESULT, openmpi_MPI_Comm_compare_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Comm_compare_ok_statuses, 1,
      openmpi_MPI_Comm_compare_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_connect", TRACER_STATUS_RESULT, openmpi_MPI_Comm_connect_slots, 7, 10,
-     1,
+     1, openmpi_MPI_Comm_connect_ok_statuses, 1,
      openmpi_MPI_Comm_connect_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_create_errhandler", TRACER_STATUS_RESULT, openmpi_MPI_Comm_create_errhandler_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Comm_create_errhandler_ok_statuses, 1,
      openmpi_MPI_Comm_create_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_create_keyval", TRACER_STATUS_RESULT, openmpi_MPI_Comm_create_keyval_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Comm_create_keyval_ok_statuses, 1,
      openmpi_MPI_Comm_create_keyval_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_create_group", TRACER_STATUS_RESULT, openmpi_MPI_Comm_create_group_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Comm_create_group_ok_statuses, 1,
      openmpi_MPI_Comm_create_group_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_create", TRACER_STATUS_RESULT, openmpi_MPI_Comm_create_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Comm_create_ok_statuses, 1,
      openmpi_MPI_Comm_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_delete_attr", TRACER_STATUS_RESULT, openmpi_MPI_Comm_delete_attr_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Comm_delete_attr_ok_statuses, 1,
      openmpi_MPI_Comm_delete_attr_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_disconnect", TRACER_STATUS_RESULT, openmpi_MPI_Comm_disconnect_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Comm_disconnect_ok_statuses, 1,
      openmpi_MPI_Comm_disconnect_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_dup", TRACER_STATUS_RESULT, openmpi_MPI_Comm_dup_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Comm_dup_ok_statuses, 1,
      openmpi_MPI_Comm_dup_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_idup", TRACER_STATUS_RESULT, openmpi_MPI_Comm_idup_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Comm_idup_ok_statuses, 1,
      openmpi_MPI_Comm_idup_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_dup_with_info", TRACER_STATUS_RESULT, openmpi_MPI_Comm_dup_with_info_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Comm_dup_with_info_ok_statuses, 1,
      openmpi_MPI_Comm_dup_with_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_free_keyval", TRACER_STATUS_RESULT, openmpi_MPI_Comm_free_keyval_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Comm_free_keyval_ok_statuses, 1,
      openmpi_MPI_Comm_free_keyval_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_free", TRACER_STATUS_RESULT, openmpi_MPI_Comm_free_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Comm_free_ok_statuses, 1,
      openmpi_MPI_Comm_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_get_attr", TRACER_STATUS_RESULT, openmpi_MPI_Comm_get_attr_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Comm_get_attr_ok_statuses, 1,
      openmpi_MPI_Comm_get_attr_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Dist_graph_create", TRACER_STATUS_RESULT, openmpi_MPI_Dist_graph_create_slots, 11, 14,
-     0,
+     0, openmpi_MPI_Dist_graph_create_ok_statuses, 1,
      openmpi_MPI_Dist_graph_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Dist_graph_create_adjacent", TRACER_STATUS_RESULT, openmpi_MPI_Dist_graph_create_adjacent_slots, 12, 15,
-     0,
+     0, openmpi_MPI_Dist_graph_create_adjacent_ok_statuses, 1,
      openmpi_MPI_Dist_graph_create_adjacent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Dist_graph_neighbors", TRACER_STATUS_RESULT, openmpi_MPI_Dist_graph_neighbors_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Dist_graph_neighbors_ok_statuses, 1,
      openmpi_MPI_Dist_graph_neighbors_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Dist_graph_neighbors_count", TRACER_STATUS_RESULT, openmpi_MPI_Dist_graph_neighbors_count_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Dist_graph_neighbors_count_ok_statuses, 1,
      openmpi_MPI_Dist_graph_neighbors_count_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_get_errhandler", TRACER_STATUS_RESULT, openmpi_MPI_Comm_get_errhandler_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Comm_get_errhandler_ok_statuses, 1,
      openmpi_MPI_Comm_get_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_get_info", TRACER_STATUS_RESULT, openmpi_MPI_Comm_get_info_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Comm_get_info_ok_statuses, 1,
      openmpi_MPI_Comm_get_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_get_name", TRACER_STATUS_RESULT, openmpi_MPI_Comm_get_name_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Comm_get_name_ok_statuses, 1,
      openmpi_MPI_Comm_get_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_get_parent", TRACER_STATUS_RESULT, openmpi_MPI_Comm_get_parent_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Comm_get_parent_ok_statuses, 1,
      openmpi_MPI_Comm_get_parent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_group", TRACER_STATUS_RESULT, openmpi_MPI_Comm_group_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Comm_group_ok_statuses, 1,
      openmpi_MPI_Comm_group_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_join", TRACER_STATUS_RESULT, openmpi_MPI_Comm_join_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Comm_join_ok_statuses, 1,
      openmpi_MPI_Comm_join_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_rank", TRACER_STATUS_RESULT, openmpi_MPI_Comm_rank_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Comm_rank_ok_statuses, 1,
      openmpi_MPI_Comm_rank_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_remote_group", TRACER_STATUS_RESULT, openmpi_MPI_Comm_remote_group_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Comm_remote_group_ok_statuses, 1,
      openmpi_MPI_Comm_remote_group_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_remote_size", TRACER_STATUS_RESULT, openmpi_MPI_Comm_remote_size_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Comm_remote_size_ok_statuses, 1,
      openmpi_MPI_Comm_remote_size_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_set_attr", TRACER_STATUS_RESULT, openmpi_MPI_Comm_set_attr_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Comm_set_attr_ok_statuses, 1,
      openmpi_MPI_Comm_set_attr_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_set_errhandler", TRACER_STATUS_RESULT, openmpi_MPI_Comm_set_errhandler_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Comm_set_errhandler_ok_statuses, 1,
      openmpi_MPI_Comm_set_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_set_info", TRACER_STATUS_RESULT, openmpi_MPI_Comm_set_info_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Comm_set_info_ok_statuses, 1,
      openmpi_MPI_Comm_set_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_set_name", TRACER_STATUS_RESULT, openmpi_MPI_Comm_set_name_slots, 3, 6,
-     1,
+     1, openmpi_MPI_Comm_set_name_ok_statuses, 1,
      openmpi_MPI_Comm_set_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_size", TRACER_STATUS_RESULT, openmpi_MPI_Comm_size_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Comm_size_ok_statuses, 1,
      openmpi_MPI_Comm_size_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_spawn", TRACER_STATUS_RESULT, openmpi_MPI_Comm_spawn_slots, 10, 13,
-     1,
+     1, openmpi_MPI_Comm_spawn_ok_statuses, 1,
      openmpi_MPI_Comm_spawn_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_spawn_multiple", TRACER_STATUS_RESULT, openmpi_MPI_Comm_spawn_multiple_slots, 11, 14,
-     0,
+     0, openmpi_MPI_Comm_spawn_multiple_ok_statuses, 1,
      openmpi_MPI_Comm_spawn_multiple_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_split", TRACER_STATUS_RESULT, openmpi_MPI_Comm_split_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Comm_split_ok_statuses, 1,
      openmpi_MPI_Comm_split_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_split_type", TRACER_STATUS_RESULT, openmpi_MPI_Comm_split_type_slots, 7, 10,
-     0,
+     0, openmpi_MPI_Comm_split_type_ok_statuses, 1,
      openmpi_MPI_Comm_split_type_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Comm_test_inter", TRACER_STATUS_RESULT, openmpi_MPI_Comm_test_inter_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Comm_test_inter_ok_statuses, 1,
      openmpi_MPI_Comm_test_inter_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Compare_and_swap", TRACER_STATUS_RESULT, openmpi_MPI_Compare_and_swap_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Compare_and_swap_ok_statuses, 1,
      openmpi_MPI_Compare_and_swap_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Dims_create", TRACER_STATUS_RESULT, openmpi_MPI_Dims_create_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Dims_create_ok_statuses, 1,
      openmpi_MPI_Dims_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Errhandler_free", TRACER_STATUS_RESULT, openmpi_MPI_Errhandler_free_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Errhandler_free_ok_statuses, 1,
      openmpi_MPI_Errhandler_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Error_class", TRACER_STATUS_RESULT, openmpi_MPI_Error_class_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Error_class_ok_statuses, 1,
      openmpi_MPI_Error_class_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Error_string", TRACER_STATUS_RESULT, openmpi_MPI_Error_string_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Error_string_ok_statuses, 1,
      openmpi_MPI_Error_string_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Exscan", TRACER_STATUS_RESULT, openmpi_MPI_Exscan_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Exscan_ok_statuses, 1,
      openmpi_MPI_Exscan_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 10, -1, -1, 9, -1}},
     {"MPI_Fetch_and_op", TRACER_STATUS_RESULT, openmpi_MPI_Fetch_and_op_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Fetch_and_op_ok_statuses, 1,
      openmpi_MPI_Fetch_and_op_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Iexscan", TRACER_STATUS_RESULT, openmpi_MPI_Iexscan_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Iexscan_ok_statuses, 1,
      openmpi_MPI_Iexscan_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 12, -1, -1, 9, 11}},
     {"MPI_File_call_errhandler", TRACER_STATUS_RESULT, openmpi_MPI_File_call_errhandler_slots, 3, 6,
-     0,
+     0, openmpi_MPI_File_call_errhandler_ok_statuses, 1,
      openmpi_MPI_File_call_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_create_errhandler", TRACER_STATUS_RESULT, openmpi_MPI_File_create_errhandler_slots, 4, 7,
-     0,
+     0, openmpi_MPI_File_create_errhandler_ok_statuses, 1,
      openmpi_MPI_File_create_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_set_errhandler", TRACER_STATUS_RESULT, openmpi_MPI_File_set_errhandler_slots, 3, 6,
-     0,
+     0, openmpi_MPI_File_set_errhandler_ok_statuses, 1,
      openmpi_MPI_File_set_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_errhandler", TRACER_STATUS_RESULT, openmpi_MPI_File_get_errhandler_slots, 4, 7,
-     0,
+     0, openmpi_MPI_File_get_errhandler_ok_statuses, 1,
      openmpi_MPI_File_get_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_open", TRACER_STATUS_RESULT, openmpi_MPI_File_open_slots, 7, 10,
-     1,
+     1, openmpi_MPI_File_open_ok_statuses, 1,
      openmpi_MPI_File_open_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_close", TRACER_STATUS_RESULT, openmpi_MPI_File_close_slots, 3, 6,
-     0,
+     0, openmpi_MPI_File_close_ok_statuses, 1,
      openmpi_MPI_File_close_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_delete", TRACER_STATUS_RESULT, openmpi_MPI_File_delete_slots, 3, 6,
-     1,
+     1, openmpi_MPI_File_delete_ok_statuses, 1,
      openmpi_MPI_File_delete_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_set_size", TRACER_STATUS_RESULT, openmpi_MPI_File_set_size_slots, 3, 6,
-     0,
+     0, openmpi_MPI_File_set_size_ok_statuses, 1,
      openmpi_MPI_File_set_size_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_preallocate", TRACER_STATUS_RESULT, openmpi_MPI_File_preallocate_slots, 3, 6,
-     0,
+     0, openmpi_MPI_File_preallocate_ok_statuses, 1,
      openmpi_MPI_File_preallocate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_size", TRACER_STATUS_RESULT, openmpi_MPI_File_get_size_slots, 4, 7,
-     0,
+     0, openmpi_MPI_File_get_size_ok_statuses, 1,
      openmpi_MPI_File_get_size_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_group", TRACER_STATUS_RESULT, openmpi_MPI_File_get_group_slots, 4, 7,
-     0,
+     0, openmpi_MPI_File_get_group_ok_statuses, 1,
      openmpi_MPI_File_get_group_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_amode", TRACER_STATUS_RESULT, openmpi_MPI_File_get_amode_slots, 4, 7,
-     0,
+     0, openmpi_MPI_File_get_amode_ok_statuses, 1,
      openmpi_MPI_File_get_amode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_set_info", TRACER_STATUS_RESULT, openmpi_MPI_File_set_info_slots, 3, 6,
-     0,
+     0, openmpi_MPI_File_set_info_ok_statuses, 1,
      openmpi_MPI_File_set_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_info", TRACER_STATUS_RESULT, openmpi_MPI_File_get_info_slots, 4, 7,
-     0,
+     0, openmpi_MPI_File_get_info_ok_statuses, 1,
      openmpi_MPI_File_get_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_set_view", TRACER_STATUS_RESULT, openmpi_MPI_File_set_view_slots, 7, 10,
-     1,
+     1, openmpi_MPI_File_set_view_ok_statuses, 1,
      openmpi_MPI_File_set_view_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_view", TRACER_STATUS_RESULT, openmpi_MPI_File_get_view_slots, 10, 13,
-     0,
+     0, openmpi_MPI_File_get_view_ok_statuses, 1,
      openmpi_MPI_File_get_view_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_at", TRACER_STATUS_RESULT, openmpi_MPI_File_read_at_slots, 7, 10,
-     0,
+     0, openmpi_MPI_File_read_at_ok_statuses, 1,
      openmpi_MPI_File_read_at_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_at_all", TRACER_STATUS_RESULT, openmpi_MPI_File_read_at_all_slots, 7, 10,
-     0,
+     0, openmpi_MPI_File_read_at_all_ok_statuses, 1,
      openmpi_MPI_File_read_at_all_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_at", TRACER_STATUS_RESULT, openmpi_MPI_File_write_at_slots, 7, 10,
-     0,
+     0, openmpi_MPI_File_write_at_ok_statuses, 1,
      openmpi_MPI_File_write_at_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_at_all", TRACER_STATUS_RESULT, openmpi_MPI_File_write_at_all_slots, 7, 10,
-     0,
+     0, openmpi_MPI_File_write_at_all_ok_statuses, 1,
      openmpi_MPI_File_write_at_all_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iread_at", TRACER_STATUS_RESULT, openmpi_MPI_File_iread_at_slots, 8, 11,
-     0,
+     0, openmpi_MPI_File_iread_at_ok_statuses, 1,
      openmpi_MPI_File_iread_at_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iwrite_at", TRACER_STATUS_RESULT, openmpi_MPI_File_iwrite_at_slots, 8, 11,
-     0,
+     0, openmpi_MPI_File_iwrite_at_ok_statuses, 1,
      openmpi_MPI_File_iwrite_at_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iread_at_all", TRACER_STATUS_RESULT, openmpi_MPI_File_iread_at_all_slots, 8, 11,
-     0,
+     0, openmpi_MPI_File_iread_at_all_ok_statuses, 1,
      openmpi_MPI_File_iread_at_all_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iwrite_at_all", TRACER_STATUS_RESULT, openmpi_MPI_File_iwrite_at_all_slots, 8, 11,
-     0,
+     0, openmpi_MPI_File_iwrite_at_all_ok_statuses, 1,
      openmpi_MPI_File_iwrite_at_all_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read", TRACER_STATUS_RESULT, openmpi_MPI_File_read_slots, 6, 9,
-     0,
+     0, openmpi_MPI_File_read_ok_statuses, 1,
      openmpi_MPI_File_read_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_all", TRACER_STATUS_RESULT, openmpi_MPI_File_read_all_slots, 6, 9,
-     0,
+     0, openmpi_MPI_File_read_all_ok_statuses, 1,
      openmpi_MPI_File_read_all_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write", TRACER_STATUS_RESULT, openmpi_MPI_File_write_slots, 6, 9,
-     0,
+     0, openmpi_MPI_File_write_ok_statuses, 1,
      openmpi_MPI_File_write_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_all", TRACER_STATUS_RESULT, openmpi_MPI_File_write_all_slots, 6, 9,
-     0,
+     0, openmpi_MPI_File_write_all_ok_statuses, 1,
      openmpi_MPI_File_write_all_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iread", TRACER_STATUS_RESULT, openmpi_MPI_File_iread_slots, 7, 10,
-     0,
+     0, openmpi_MPI_File_iread_ok_statuses, 1,
      openmpi_MPI_File_iread_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iwrite", TRACER_STATUS_RESULT, openmpi_MPI_File_iwrite_slots, 7, 10,
-     0,
+     0, openmpi_MPI_File_iwrite_ok_statuses, 1,
      openmpi_MPI_File_iwrite_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iread_all", TRACER_STATUS_RESULT, openmpi_MPI_File_iread_all_slots, 7, 10,
-     0,
+     0, openmpi_MPI_File_iread_all_ok_statuses, 1,
      openmpi_MPI_File_iread_all_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iwrite_all", TRACER_STATUS_RESULT, openmpi_MPI_File_iwrite_all_slots, 7, 10,
-     0,
+     0, openmpi_MPI_File_iwrite_all_ok_statuses, 1,
      openmpi_MPI_File_iwrite_all_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_seek", TRACER_STATUS_RESULT, openmpi_MPI_File_seek_slots, 4, 7,
-     0,
+     0, openmpi_MPI_File_seek_ok_statuses, 1,
      openmpi_MPI_File_seek_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_position", TRACER_STATUS_RESULT, openmpi_MPI_File_get_position_slots, 4, 7,
-     0,
+     0, openmpi_MPI_File_get_position_ok_statuses, 1,
      openmpi_MPI_File_get_position_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_byte_offset", TRACER_STATUS_RESULT, openmpi_MPI_File_get_byte_offset_slots, 5, 8,
-     0,
+     0, openmpi_MPI_File_get_byte_offset_ok_statuses, 1,
      openmpi_MPI_File_get_byte_offset_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_shared", TRACER_STATUS_RESULT, openmpi_MPI_File_read_shared_slots, 6, 9,
-     0,
+     0, openmpi_MPI_File_read_shared_ok_statuses, 1,
      openmpi_MPI_File_read_shared_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_shared", TRACER_STATUS_RESULT, openmpi_MPI_File_write_shared_slots, 6, 9,
-     0,
+     0, openmpi_MPI_File_write_shared_ok_statuses, 1,
      openmpi_MPI_File_write_shared_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iread_shared", TRACER_STATUS_RESULT, openmpi_MPI_File_iread_shared_slots, 7, 10,
-     0,
+     0, openmpi_MPI_File_iread_shared_ok_statuses, 1,
      openmpi_MPI_File_iread_shared_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_iwrite_shared", TRACER_STATUS_RESULT, openmpi_MPI_File_iwrite_shared_slots, 7, 10,
-     0,
+     0, openmpi_MPI_File_iwrite_shared_ok_statuses, 1,
      openmpi_MPI_File_iwrite_shared_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_ordered", TRACER_STATUS_RESULT, openmpi_MPI_File_read_ordered_slots, 6, 9,
-     0,
+     0, openmpi_MPI_File_read_ordered_ok_statuses, 1,
      openmpi_MPI_File_read_ordered_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_ordered", TRACER_STATUS_RESULT, openmpi_MPI_File_write_ordered_slots, 6, 9,
-     0,
+     0, openmpi_MPI_File_write_ordered_ok_statuses, 1,
      openmpi_MPI_File_write_ordered_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_seek_shared", TRACER_STATUS_RESULT, openmpi_MPI_File_seek_shared_slots, 4, 7,
-     0,
+     0, openmpi_MPI_File_seek_shared_ok_statuses, 1,
      openmpi_MPI_File_seek_shared_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_position_shared", TRACER_STATUS_RESULT, openmpi_MPI_File_get_position_shared_slots, 4, 7,
-     0,
+     0, openmpi_MPI_File_get_position_shared_ok_statuses, 1,
      openmpi_MPI_File_get_position_shared_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_at_all_begin", TRACER_STATUS_RESULT, openmpi_MPI_File_read_at_all_begin_slots, 6, 9,
-     0,
+     0, openmpi_MPI_File_read_at_all_begin_ok_statuses, 1,
      openmpi_MPI_File_read_at_all_begin_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_at_all_end", TRACER_STATUS_RESULT, openmpi_MPI_File_read_at_all_end_slots, 4, 7,
-     0,
+     0, openmpi_MPI_File_read_at_all_end_ok_statuses, 1,
      openmpi_MPI_File_read_at_all_end_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_at_all_begin", TRACER_STATUS_RESULT, openmpi_MPI_File_write_at_all_begin_slots, 6, 9,
-     0,
+     0, openmpi_MPI_File_write_at_all_begin_ok_statuses, 1,
      openmpi_MPI_File_write_at_all_begin_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_at_all_end", TRACER_STATUS_RESULT, openmpi_MPI_File_write_at_all_end_slots, 4, 7,
-     0,
+     0, openmpi_MPI_File_write_at_all_end_ok_statuses, 1,
      openmpi_MPI_File_write_at_all_end_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_all_begin", TRACER_STATUS_RESULT, openmpi_MPI_File_read_all_begin_slots, 5, 8,
-     0,
+     0, openmpi_MPI_File_read_all_begin_ok_statuses, 1,
      openmpi_MPI_File_read_all_begin_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_all_end", TRACER_STATUS_RESULT, openmpi_MPI_File_read_all_end_slots, 4, 7,
-     0,
+     0, openmpi_MPI_File_read_all_end_ok_statuses, 1,
      openmpi_MPI_File_read_all_end_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_all_begin", TRACER_STATUS_RESULT, openmpi_MPI_File_write_all_begin_slots, 5, 8,
-     0,
+     0, openmpi_MPI_File_write_all_begin_ok_statuses, 1,
      openmpi_MPI_File_write_all_begin_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_all_end", TRACER_STATUS_RESULT, openmpi_MPI_File_write_all_end_slots, 4, 7,
-     0,
+     0, openmpi_MPI_File_write_all_end_ok_statuses, 1,
      openmpi_MPI_File_write_all_end_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_ordered_begin", TRACER_STATUS_RESULT, openmpi_MPI_File_read_ordered_begin_slots, 5, 8,
-     0,
+     0, openmpi_MPI_File_read_ordered_begin_ok_statuses, 1,
      openmpi_MPI_File_read_ordered_begin_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_read_ordered_end", TRACER_STATUS_RESULT, openmpi_MPI_File_read_ordered_end_slots, 4, 7,
-     0,
+     0, openmpi_MPI_File_read_ordered_end_ok_statuses, 1,
      openmpi_MPI_File_read_ordered_end_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_ordered_begin", TRACER_STATUS_RESULT, openmpi_MPI_File_write_ordered_begin_slots, 5, 8,
-     0,
+     0, openmpi_MPI_File_write_ordered_begin_ok_statuses, 1,
      openmpi_MPI_File_write_ordered_begin_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_write_ordered_end", TRACER_STATUS_RESULT, openmpi_MPI_File_write_ordered_end_slots, 4, 7,
-     0,
+     0, openmpi_MPI_File_write_ordered_end_ok_statuses, 1,
      openmpi_MPI_File_write_ordered_end_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_type_extent", TRACER_STATUS_RESULT, openmpi_MPI_File_get_type_extent_slots, 5, 8,
-     0,
+     0, openmpi_MPI_File_get_type_extent_ok_statuses, 1,
      openmpi_MPI_File_get_type_extent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_set_atomicity", TRACER_STATUS_RESULT, openmpi_MPI_File_set_atomicity_slots, 3, 6,
-     0,
+     0, openmpi_MPI_File_set_atomicity_ok_statuses, 1,
      openmpi_MPI_File_set_atomicity_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_get_atomicity", TRACER_STATUS_RESULT, openmpi_MPI_File_get_atomicity_slots, 4, 7,
-     0,
+     0, openmpi_MPI_File_get_atomicity_ok_statuses, 1,
      openmpi_MPI_File_get_atomicity_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_File_sync", TRACER_STATUS_RESULT, openmpi_MPI_File_sync_slots, 2, 5,
-     0,
+     0, openmpi_MPI_File_sync_ok_statuses, 1,
      openmpi_MPI_File_sync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Finalize", TRACER_STATUS_RESULT, openmpi_MPI_Finalize_slots, 1, 4,
-     0,
+     0, openmpi_MPI_Finalize_ok_statuses, 1,
      openmpi_MPI_Finalize_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Finalized", TRACER_STATUS_RESULT, openmpi_MPI_Finalized_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Finalized_ok_statuses, 1,
      openmpi_MPI_Finalized_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Free_mem", TRACER_STATUS_RESULT, openmpi_MPI_Free_mem_slots, 2, 5,
-     0,
+     0, openmpi_MPI_Free_mem_ok_statuses, 1,
      openmpi_MPI_Free_mem_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Gather", TRACER_STATUS_RESULT, openmpi_MPI_Gather_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Gather_ok_statuses, 1,
      openmpi_MPI_Gather_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 12, 10, -1, 11, -1}},
     {"MPI_Igather", TRACER_STATUS_RESULT, openmpi_MPI_Igather_slots, 12, 15,
-     0,
+     0, openmpi_MPI_Igather_ok_statuses, 1,
      openmpi_MPI_Igather_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 14, 10, -1, 11, 13}},
     {"MPI_Gatherv", TRACER_STATUS_RESULT, openmpi_MPI_Gatherv_slots, 11, 14,
-     0,
+     0, openmpi_MPI_Gatherv_ok_statuses, 1,
      openmpi_MPI_Gatherv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 13, 11, -1, 12, -1}},
     {"MPI_Igatherv", TRACER_STATUS_RESULT, openmpi_MPI_Igatherv_slots, 13, 16,
-     0,
+     0, openmpi_MPI_Igatherv_ok_statuses, 1,
      openmpi_MPI_Igatherv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 15, 11, -1, 12, 14}},
     {"MPI_Get_address", TRACER_STATUS_RESULT, openmpi_MPI_Get_address_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Get_address_ok_statuses, 1,
      openmpi_MPI_Get_address_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Get_count", TRACER_STATUS_RESULT, openmpi_MPI_Get_count_slots, 5, 8,
-     1,
+     1, openmpi_MPI_Get_count_ok_statuses, 1,
      openmpi_MPI_Get_count_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Get_elements", TRACER_STATUS_RESULT, openmpi_MPI_Get_elements_slots, 5, 8,
-     1,
+     1, openmpi_MPI_Get_elements_ok_statuses, 1,
      openmpi_MPI_Get_elements_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Get_elements_x", TRACER_STATUS_RESULT, openmpi_MPI_Get_elements_x_slots, 5, 8,
-     1,
+     1, openmpi_MPI_Get_elements_x_ok_statuses, 1,
      openmpi_MPI_Get_elements_x_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Get", TRACER_STATUS_RESULT, openmpi_MPI_Get_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Get_ok_statuses, 1,
      openmpi_MPI_Get_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_GET, 12, 7, -1, 11, -1}},
     {"MPI_Get_accumulate", TRACER_STATUS_RESULT, openmpi_MPI_Get_accumulate_slots, 14, 17,
-     0,
+     0, openmpi_MPI_Get_accumulate_ok_statuses, 1,
      openmpi_MPI_Get_accumulate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_GET, 16, 10, -1, 15, -1}},
     {"MPI_Get_library_version", TRACER_STATUS_RESULT, openmpi_MPI_Get_library_version_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Get_library_version_ok_statuses, 1,
      openmpi_MPI_Get_library_version_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Get_processor_name", TRACER_STATUS_RESULT, openmpi_MPI_Get_processor_name_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Get_processor_name_ok_statuses, 1,
      openmpi_MPI_Get_processor_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Get_version", TRACER_STATUS_RESULT, openmpi_MPI_Get_version_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Get_version_ok_statuses, 1,
      openmpi_MPI_Get_version_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Graph_create", TRACER_STATUS_RESULT, openmpi_MPI_Graph_create_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Graph_create_ok_statuses, 1,
      openmpi_MPI_Graph_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Graph_get", TRACER_STATUS_RESULT, openmpi_MPI_Graph_get_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Graph_get_ok_statuses, 1,
      openmpi_MPI_Graph_get_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Graph_map", TRACER_STATUS_RESULT, openmpi_MPI_Graph_map_slots, 7, 10,
-     0,
+     0, openmpi_MPI_Graph_map_ok_statuses, 1,
      openmpi_MPI_Graph_map_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Graph_neighbors_count", TRACER_STATUS_RESULT, openmpi_MPI_Graph_neighbors_count_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Graph_neighbors_count_ok_statuses, 1,
      openmpi_MPI_Graph_neighbors_count_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Graph_neighbors", TRACER_STATUS_RESULT, openmpi_MPI_Graph_neighbors_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Graph_neighbors_ok_statuses, 1,
      openmpi_MPI_Graph_neighbors_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Graphdims_get", TRACER_STATUS_RESULT, openmpi_MPI_Graphdims_get_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Graphdims_get_ok_statuses, 1,
      openmpi_MPI_Graphdims_get_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Grequest_complete", TRACER_STATUS_RESULT, openmpi_MPI_Grequest_complete_slots, 2, 5,
-     0,
+     0, openmpi_MPI_Grequest_complete_ok_statuses, 1,
      openmpi_MPI_Grequest_complete_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Grequest_start", TRACER_STATUS_RESULT, openmpi_MPI_Grequest_start_slots, 7, 10,
-     0,
+     0, openmpi_MPI_Grequest_start_ok_statuses, 1,
      openmpi_MPI_Grequest_start_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_compare", TRACER_STATUS_RESULT, openmpi_MPI_Group_compare_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Group_compare_ok_statuses, 1,
      openmpi_MPI_Group_compare_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_difference", TRACER_STATUS_RESULT, openmpi_MPI_Group_difference_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Group_difference_ok_statuses, 1,
      openmpi_MPI_Group_difference_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_excl", TRACER_STATUS_RESULT, openmpi_MPI_Group_excl_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Group_excl_ok_statuses, 1,
      openmpi_MPI_Group_excl_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_free", TRACER_STATUS_RESULT, openmpi_MPI_Group_free_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Group_free_ok_statuses, 1,
      openmpi_MPI_Group_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_incl", TRACER_STATUS_RESULT, openmpi_MPI_Group_incl_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Group_incl_ok_statuses, 1,
      openmpi_MPI_Group_incl_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_intersection", TRACER_STATUS_RESULT, openmpi_MPI_Group_intersection_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Group_intersection_ok_statuses, 1,
      openmpi_MPI_Group_intersection_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_range_excl", TRACER_STATUS_RESULT, openmpi_MPI_Group_range_excl_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Group_range_excl_ok_statuses, 1,
      openmpi_MPI_Group_range_excl_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_range_incl", TRACER_STATUS_RESULT, openmpi_MPI_Group_range_incl_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Group_range_incl_ok_statuses, 1,
      openmpi_MPI_Group_range_incl_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_rank", TRACER_STATUS_RESULT, openmpi_MPI_Group_rank_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Group_rank_ok_statuses, 1,
      openmpi_MPI_Group_rank_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_size", TRACER_STATUS_RESULT, openmpi_MPI_Group_size_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Group_size_ok_statuses, 1,
      openmpi_MPI_Group_size_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_translate_ranks", TRACER_STATUS_RESULT, openmpi_MPI_Group_translate_ranks_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Group_translate_ranks_ok_statuses, 1,
      openmpi_MPI_Group_translate_ranks_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Group_union", TRACER_STATUS_RESULT, openmpi_MPI_Group_union_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Group_union_ok_statuses, 1,
      openmpi_MPI_Group_union_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ibsend", TRACER_STATUS_RESULT, openmpi_MPI_Ibsend_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Ibsend_ok_statuses, 1,
      openmpi_MPI_Ibsend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
     {"MPI_Improbe", TRACER_STATUS_RESULT, openmpi_MPI_Improbe_slots, 9, 12,
-     0,
+     0, openmpi_MPI_Improbe_ok_statuses, 1,
      openmpi_MPI_Improbe_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Imrecv", TRACER_STATUS_RESULT, openmpi_MPI_Imrecv_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Imrecv_ok_statuses, 1,
      openmpi_MPI_Imrecv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Info_create", TRACER_STATUS_RESULT, openmpi_MPI_Info_create_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Info_create_ok_statuses, 1,
      openmpi_MPI_Info_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Info_delete", TRACER_STATUS_RESULT, openmpi_MPI_Info_delete_slots, 3, 6,
-     1,
+     1, openmpi_MPI_Info_delete_ok_statuses, 1,
      openmpi_MPI_Info_delete_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Info_dup", TRACER_STATUS_RESULT, openmpi_MPI_Info_dup_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Info_dup_ok_statuses, 1,
      openmpi_MPI_Info_dup_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Info_free", TRACER_STATUS_RESULT, openmpi_MPI_Info_free_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Info_free_ok_statuses, 1,
      openmpi_MPI_Info_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Info_get", TRACER_STATUS_RESULT, openmpi_MPI_Info_get_slots, 8, 11,
-     1,
+     1, openmpi_MPI_Info_get_ok_statuses, 1,
      openmpi_MPI_Info_get_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Info_get_nkeys", TRACER_STATUS_RESULT, openmpi_MPI_Info_get_nkeys_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Info_get_nkeys_ok_statuses, 1,
      openmpi_MPI_Info_get_nkeys_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Info_get_nthkey", TRACER_STATUS_RESULT, openmpi_MPI_Info_get_nthkey_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Info_get_nthkey_ok_statuses, 1,
      openmpi_MPI_Info_get_nthkey_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Info_get_valuelen", TRACER_STATUS_RESULT, openmpi_MPI_Info_get_valuelen_slots, 7, 10,
-     1,
+     1, openmpi_MPI_Info_get_valuelen_ok_statuses, 1,
      openmpi_MPI_Info_get_valuelen_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Info_set", TRACER_STATUS_RESULT, openmpi_MPI_Info_set_slots, 4, 7,
-     2,
+     2, openmpi_MPI_Info_set_ok_statuses, 1,
      openmpi_MPI_Info_set_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Init", TRACER_STATUS_RESULT, openmpi_MPI_Init_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Init_ok_statuses, 1,
      openmpi_MPI_Init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Initialized", TRACER_STATUS_RESULT, openmpi_MPI_Initialized_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Initialized_ok_statuses, 1,
      openmpi_MPI_Initialized_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Init_thread", TRACER_STATUS_RESULT, openmpi_MPI_Init_thread_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Init_thread_ok_statuses, 1,
      openmpi_MPI_Init_thread_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Intercomm_create", TRACER_STATUS_RESULT, openmpi_MPI_Intercomm_create_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Intercomm_create_ok_statuses, 1,
      openmpi_MPI_Intercomm_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Intercomm_merge", TRACER_STATUS_RESULT, openmpi_MPI_Intercomm_merge_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Intercomm_merge_ok_statuses, 1,
      openmpi_MPI_Intercomm_merge_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Iprobe", TRACER_STATUS_RESULT, openmpi_MPI_Iprobe_slots, 7, 10,
-     0,
+     0, openmpi_MPI_Iprobe_ok_statuses, 1,
      openmpi_MPI_Iprobe_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Irecv", TRACER_STATUS_RESULT, openmpi_MPI_Irecv_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Irecv_ok_statuses, 1,
      openmpi_MPI_Irecv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_RECV, 12, 7, 8, 9, 11}},
     {"MPI_Irsend", TRACER_STATUS_RESULT, openmpi_MPI_Irsend_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Irsend_ok_statuses, 1,
      openmpi_MPI_Irsend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
     {"MPI_Isend", TRACER_STATUS_RESULT, openmpi_MPI_Isend_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Isend_ok_statuses, 1,
      openmpi_MPI_Isend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
     {"MPI_Issend", TRACER_STATUS_RESULT, openmpi_MPI_Issend_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Issend_ok_statuses, 1,
      openmpi_MPI_Issend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
     {"MPI_Is_thread_main", TRACER_STATUS_RESULT, openmpi_MPI_Is_thread_main_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Is_thread_main_ok_statuses, 1,
      openmpi_MPI_Is_thread_main_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Lookup_name", TRACER_STATUS_RESULT, openmpi_MPI_Lookup_name_slots, 5, 8,
-     1,
+     1, openmpi_MPI_Lookup_name_ok_statuses, 1,
      openmpi_MPI_Lookup_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Mprobe", TRACER_STATUS_RESULT, openmpi_MPI_Mprobe_slots, 7, 10,
-     0,
+     0, openmpi_MPI_Mprobe_ok_statuses, 1,
      openmpi_MPI_Mprobe_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Mrecv", TRACER_STATUS_RESULT, openmpi_MPI_Mrecv_slots, 7, 10,
-     0,
+     0, openmpi_MPI_Mrecv_ok_statuses, 1,
      openmpi_MPI_Mrecv_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_allgather", TRACER_STATUS_RESULT, openmpi_MPI_Neighbor_allgather_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Neighbor_allgather_ok_statuses, 1,
      openmpi_MPI_Neighbor_allgather_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ineighbor_allgather", TRACER_STATUS_RESULT, openmpi_MPI_Ineighbor_allgather_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Ineighbor_allgather_ok_statuses, 1,
      openmpi_MPI_Ineighbor_allgather_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_allgatherv", TRACER_STATUS_RESULT, openmpi_MPI_Neighbor_allgatherv_slots, 9, 12,
-     0,
+     0, openmpi_MPI_Neighbor_allgatherv_ok_statuses, 1,
      openmpi_MPI_Neighbor_allgatherv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ineighbor_allgatherv", TRACER_STATUS_RESULT, openmpi_MPI_Ineighbor_allgatherv_slots, 11, 14,
-     0,
+     0, openmpi_MPI_Ineighbor_allgatherv_ok_statuses, 1,
      openmpi_MPI_Ineighbor_allgatherv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_alltoall", TRACER_STATUS_RESULT, openmpi_MPI_Neighbor_alltoall_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Neighbor_alltoall_ok_statuses, 1,
      openmpi_MPI_Neighbor_alltoall_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ineighbor_alltoall", TRACER_STATUS_RESULT, openmpi_MPI_Ineighbor_alltoall_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Ineighbor_alltoall_ok_statuses, 1,
      openmpi_MPI_Ineighbor_alltoall_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_alltoallv", TRACER_STATUS_RESULT, openmpi_MPI_Neighbor_alltoallv_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Neighbor_alltoallv_ok_statuses, 1,
      openmpi_MPI_Neighbor_alltoallv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ineighbor_alltoallv", TRACER_STATUS_RESULT, openmpi_MPI_Ineighbor_alltoallv_slots, 12, 15,
-     0,
+     0, openmpi_MPI_Ineighbor_alltoallv_ok_statuses, 1,
      openmpi_MPI_Ineighbor_alltoallv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Neighbor_alltoallw", TRACER_STATUS_RESULT, openmpi_MPI_Neighbor_alltoallw_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Neighbor_alltoallw_ok_statuses, 1,
      openmpi_MPI_Neighbor_alltoallw_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ineighbor_alltoallw", TRACER_STATUS_RESULT, openmpi_MPI_Ineighbor_alltoallw_slots, 12, 15,
-     0,
+     0, openmpi_MPI_Ineighbor_alltoallw_ok_statuses, 1,
      openmpi_MPI_Ineighbor_alltoallw_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Op_commutative", TRACER_STATUS_RESULT, openmpi_MPI_Op_commutative_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Op_commutative_ok_statuses, 1,
      openmpi_MPI_Op_commutative_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Op_create", TRACER_STATUS_RESULT, openmpi_MPI_Op_create_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Op_create_ok_statuses, 1,
      openmpi_MPI_Op_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Open_port", TRACER_STATUS_RESULT, openmpi_MPI_Open_port_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Open_port_ok_statuses, 1,
      openmpi_MPI_Open_port_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Op_free", TRACER_STATUS_RESULT, openmpi_MPI_Op_free_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Op_free_ok_statuses, 1,
      openmpi_MPI_Op_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Pack_external", TRACER_STATUS_RESULT, openmpi_MPI_Pack_external_slots, 9, 12,
-     0,
+     0, openmpi_MPI_Pack_external_ok_statuses, 1,
      openmpi_MPI_Pack_external_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Pack_external_size", TRACER_STATUS_RESULT, openmpi_MPI_Pack_external_size_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Pack_external_size_ok_statuses, 1,
      openmpi_MPI_Pack_external_size_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Pack", TRACER_STATUS_RESULT, openmpi_MPI_Pack_slots, 9, 12,
-     0,
+     0, openmpi_MPI_Pack_ok_statuses, 1,
      openmpi_MPI_Pack_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Pack_size", TRACER_STATUS_RESULT, openmpi_MPI_Pack_size_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Pack_size_ok_statuses, 1,
      openmpi_MPI_Pack_size_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Probe", TRACER_STATUS_RESULT, openmpi_MPI_Probe_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Probe_ok_statuses, 1,
      openmpi_MPI_Probe_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Publish_name", TRACER_STATUS_RESULT, openmpi_MPI_Publish_name_slots, 4, 7,
-     2,
+     2, openmpi_MPI_Publish_name_ok_statuses, 1,
      openmpi_MPI_Publish_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Put", TRACER_STATUS_RESULT, openmpi_MPI_Put_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Put_ok_statuses, 1,
      openmpi_MPI_Put_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_PUT, 12, 7, -1, 11, -1}},
     {"MPI_Query_thread", TRACER_STATUS_RESULT, openmpi_MPI_Query_thread_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Query_thread_ok_statuses, 1,
      openmpi_MPI_Query_thread_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Raccumulate", TRACER_STATUS_RESULT, openmpi_MPI_Raccumulate_slots, 13, 16,
-     0,
+     0, openmpi_MPI_Raccumulate_ok_statuses, 1,
      openmpi_MPI_Raccumulate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_PUT, 15, 7, -1, 12, 14}},
     {"MPI_Recv_init", TRACER_STATUS_RESULT, openmpi_MPI_Recv_init_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Recv_init_ok_statuses, 1,
      openmpi_MPI_Recv_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_RECV, 12, 7, 8, 9, 11}},
     {"MPI_Recv", TRACER_STATUS_RESULT, openmpi_MPI_Recv_slots, 9, 12,
-     0,
+     0, openmpi_MPI_Recv_ok_statuses, 1,
      openmpi_MPI_Recv_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_RECV, 11, 7, 8, 9, -1}},
     {"MPI_Reduce", TRACER_STATUS_RESULT, openmpi_MPI_Reduce_slots, 9, 12,
-     0,
+     0, openmpi_MPI_Reduce_ok_statuses, 1,
      openmpi_MPI_Reduce_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 11, 9, -1, 10, -1}},
     {"MPI_Ireduce", TRACER_STATUS_RESULT, openmpi_MPI_Ireduce_slots, 11, 14,
-     0,
+     0, openmpi_MPI_Ireduce_ok_statuses, 1,
      openmpi_MPI_Ireduce_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 13, 9, -1, 10, 12}},
     {"MPI_Reduce_local", TRACER_STATUS_RESULT, openmpi_MPI_Reduce_local_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Reduce_local_ok_statuses, 1,
      openmpi_MPI_Reduce_local_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Reduce_scatter", TRACER_STATUS_RESULT, openmpi_MPI_Reduce_scatter_slots, 7, 10,
-     0,
+     0, openmpi_MPI_Reduce_scatter_ok_statuses, 1,
      openmpi_MPI_Reduce_scatter_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Ireduce_scatter", TRACER_STATUS_RESULT, openmpi_MPI_Ireduce_scatter_slots, 9, 12,
-     0,
+     0, openmpi_MPI_Ireduce_scatter_ok_statuses, 1,
      openmpi_MPI_Ireduce_scatter_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Reduce_scatter_block", TRACER_STATUS_RESULT, openmpi_MPI_Reduce_scatter_block_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Reduce_scatter_block_ok_statuses, 1,
      openmpi_MPI_Reduce_scatter_block_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 10, -1, -1, 9, -1}},
     {"MPI_Ireduce_scatter_block", TRACER_STATUS_RESULT, openmpi_MPI_Ireduce_scatter_block_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Ireduce_scatter_block_ok_statuses, 1,
      openmpi_MPI_Ireduce_scatter_block_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 12, -1, -1, 9, 11}},
     {"MPI_Register_datarep", TRACER_STATUS_RESULT, openmpi_MPI_Register_datarep_slots, 6, 9,
-     1,
+     1, openmpi_MPI_Register_datarep_ok_statuses, 1,
      openmpi_MPI_Register_datarep_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Request_free", TRACER_STATUS_RESULT, openmpi_MPI_Request_free_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Request_free_ok_statuses, 1,
      openmpi_MPI_Request_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Request_get_status", TRACER_STATUS_RESULT, openmpi_MPI_Request_get_status_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Request_get_status_ok_statuses, 1,
      openmpi_MPI_Request_get_status_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Rget", TRACER_STATUS_RESULT, openmpi_MPI_Rget_slots, 12, 15,
-     0,
+     0, openmpi_MPI_Rget_ok_statuses, 1,
      openmpi_MPI_Rget_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_GET, 14, 7, -1, 11, 13}},
     {"MPI_Rget_accumulate", TRACER_STATUS_RESULT, openmpi_MPI_Rget_accumulate_slots, 15, 18,
-     0,
+     0, openmpi_MPI_Rget_accumulate_ok_statuses, 1,
      openmpi_MPI_Rget_accumulate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Rput", TRACER_STATUS_RESULT, openmpi_MPI_Rput_slots, 12, 15,
-     0,
+     0, openmpi_MPI_Rput_ok_statuses, 1,
      openmpi_MPI_Rput_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_PUT, 14, 7, -1, 11, 13}},
     {"MPI_Rsend", TRACER_STATUS_RESULT, openmpi_MPI_Rsend_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Rsend_ok_statuses, 1,
      openmpi_MPI_Rsend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 10, 7, 8, 9, -1}},
     {"MPI_Rsend_init", TRACER_STATUS_RESULT, openmpi_MPI_Rsend_init_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Rsend_init_ok_statuses, 1,
      openmpi_MPI_Rsend_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
     {"MPI_Scan", TRACER_STATUS_RESULT, openmpi_MPI_Scan_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Scan_ok_statuses, 1,
      openmpi_MPI_Scan_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 10, -1, -1, 9, -1}},
     {"MPI_Iscan", TRACER_STATUS_RESULT, openmpi_MPI_Iscan_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Iscan_ok_statuses, 1,
      openmpi_MPI_Iscan_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 12, -1, -1, 9, 11}},
     {"MPI_Scatter", TRACER_STATUS_RESULT, openmpi_MPI_Scatter_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Scatter_ok_statuses, 1,
      openmpi_MPI_Scatter_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 12, 10, -1, 11, -1}},
     {"MPI_Iscatter", TRACER_STATUS_RESULT, openmpi_MPI_Iscatter_slots, 12, 15,
-     0,
+     0, openmpi_MPI_Iscatter_ok_statuses, 1,
      openmpi_MPI_Iscatter_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 14, 10, -1, 11, 13}},
     {"MPI_Scatterv", TRACER_STATUS_RESULT, openmpi_MPI_Scatterv_slots, 11, 14,
-     0,
+     0, openmpi_MPI_Scatterv_ok_statuses, 1,
      openmpi_MPI_Scatterv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 13, 11, -1, 12, -1}},
     {"MPI_Iscatterv", TRACER_STATUS_RESULT, openmpi_MPI_Iscatterv_slots, 13, 16,
-     0,
+     0, openmpi_MPI_Iscatterv_ok_statuses, 1,
      openmpi_MPI_Iscatterv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 15, 11, -1, 12, 14}},
     {"MPI_Send_init", TRACER_STATUS_RESULT, openmpi_MPI_Send_init_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Send_init_ok_statuses, 1,
      openmpi_MPI_Send_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
     {"MPI_Send", TRACER_STATUS_RESULT, openmpi_MPI_Send_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Send_ok_statuses, 1,
      openmpi_MPI_Send_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 10, 7, 8, 9, -1}},
     {"MPI_Sendrecv", TRACER_STATUS_RESULT, openmpi_MPI_Sendrecv_slots, 14, 17,
-     0,
+     0, openmpi_MPI_Sendrecv_ok_statuses, 1,
      openmpi_MPI_Sendrecv_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 16, 7, 8, 14, -1}},
     {"MPI_Sendrecv_replace", TRACER_STATUS_RESULT, openmpi_MPI_Sendrecv_replace_slots, 11, 14,
-     0,
+     0, openmpi_MPI_Sendrecv_replace_ok_statuses, 1,
      openmpi_MPI_Sendrecv_replace_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 13, 7, 8, 11, -1}},
     {"MPI_Ssend_init", TRACER_STATUS_RESULT, openmpi_MPI_Ssend_init_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Ssend_init_ok_statuses, 1,
      openmpi_MPI_Ssend_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
     {"MPI_Ssend", TRACER_STATUS_RESULT, openmpi_MPI_Ssend_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Ssend_ok_statuses, 1,
      openmpi_MPI_Ssend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_SEND, 10, 7, 8, 9, -1}},
     {"MPI_Start", TRACER_STATUS_RESULT, openmpi_MPI_Start_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Start_ok_statuses, 1,
      openmpi_MPI_Start_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Startall", TRACER_STATUS_RESULT, openmpi_MPI_Startall_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Startall_ok_statuses, 1,
      openmpi_MPI_Startall_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Status_set_cancelled", TRACER_STATUS_RESULT, openmpi_MPI_Status_set_cancelled_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Status_set_cancelled_ok_statuses, 1,
      openmpi_MPI_Status_set_cancelled_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Status_set_elements", TRACER_STATUS_RESULT, openmpi_MPI_Status_set_elements_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Status_set_elements_ok_statuses, 1,
      openmpi_MPI_Status_set_elements_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Status_set_elements_x", TRACER_STATUS_RESULT, openmpi_MPI_Status_set_elements_x_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Status_set_elements_x_ok_statuses, 1,
      openmpi_MPI_Status_set_elements_x_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Testall", TRACER_STATUS_RESULT, openmpi_MPI_Testall_slots, 7, 10,
-     0,
+     0, openmpi_MPI_Testall_ok_statuses, 1,
      openmpi_MPI_Testall_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COMPLETE, 9, -1, -1, -1, -1}},
     {"MPI_Testany", TRACER_STATUS_RESULT, openmpi_MPI_Testany_slots, 9, 12,
-     0,
+     0, openmpi_MPI_Testany_ok_statuses, 1,
      openmpi_MPI_Testany_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COMPLETE, 11, -1, -1, -1, -1}},
     {"MPI_Test", TRACER_STATUS_RESULT, openmpi_MPI_Test_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Test_ok_statuses, 1,
      openmpi_MPI_Test_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COMPLETE, 10, -1, -1, -1, 7}},
     {"MPI_Test_cancelled", TRACER_STATUS_RESULT, openmpi_MPI_Test_cancelled_slots, 4, 7,
-     1,
+     1, openmpi_MPI_Test_cancelled_ok_statuses, 1,
      openmpi_MPI_Test_cancelled_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Testsome", TRACER_STATUS_RESULT, openmpi_MPI_Testsome_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Testsome_ok_statuses, 1,
      openmpi_MPI_Testsome_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COMPLETE, 10, -1, -1, -1, -1}},
     {"MPI_Topo_test", TRACER_STATUS_RESULT, openmpi_MPI_Topo_test_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Topo_test_ok_statuses, 1,
      openmpi_MPI_Topo_test_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_commit", TRACER_STATUS_RESULT, openmpi_MPI_Type_commit_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Type_commit_ok_statuses, 1,
      openmpi_MPI_Type_commit_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_contiguous", TRACER_STATUS_RESULT, openmpi_MPI_Type_contiguous_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Type_contiguous_ok_statuses, 1,
      openmpi_MPI_Type_contiguous_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_darray", TRACER_STATUS_RESULT, openmpi_MPI_Type_create_darray_slots, 12, 15,
-     0,
+     0, openmpi_MPI_Type_create_darray_ok_statuses, 1,
      openmpi_MPI_Type_create_darray_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_f90_complex", TRACER_STATUS_RESULT, openmpi_MPI_Type_create_f90_complex_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Type_create_f90_complex_ok_statuses, 1,
      openmpi_MPI_Type_create_f90_complex_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_f90_integer", TRACER_STATUS_RESULT, openmpi_MPI_Type_create_f90_integer_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Type_create_f90_integer_ok_statuses, 1,
      openmpi_MPI_Type_create_f90_integer_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_f90_real", TRACER_STATUS_RESULT, openmpi_MPI_Type_create_f90_real_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Type_create_f90_real_ok_statuses, 1,
      openmpi_MPI_Type_create_f90_real_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_hindexed_block", TRACER_STATUS_RESULT, openmpi_MPI_Type_create_hindexed_block_slots, 7, 10,
-     0,
+     0, openmpi_MPI_Type_create_hindexed_block_ok_statuses, 1,
      openmpi_MPI_Type_create_hindexed_block_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_hindexed", TRACER_STATUS_RESULT, openmpi_MPI_Type_create_hindexed_slots, 7, 10,
-     0,
+     0, openmpi_MPI_Type_create_hindexed_ok_statuses, 1,
      openmpi_MPI_Type_create_hindexed_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_hvector", TRACER_STATUS_RESULT, openmpi_MPI_Type_create_hvector_slots, 7, 10,
-     0,
+     0, openmpi_MPI_Type_create_hvector_ok_statuses, 1,
      openmpi_MPI_Type_create_hvector_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_keyval", TRACER_STATUS_RESULT, openmpi_MPI_Type_create_keyval_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Type_create_keyval_ok_statuses, 1,
      openmpi_MPI_Type_create_keyval_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_indexed_block", TRACER_STATUS_RESULT, openmpi_MPI_Type_create_indexed_block_slots, 7, 10,
-     0,
+     0, openmpi_MPI_Type_create_indexed_block_ok_statuses, 1,
      openmpi_MPI_Type_create_indexed_block_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_struct", TRACER_STATUS_RESULT, openmpi_MPI_Type_create_struct_slots, 7, 10,
-     0,
+     0, openmpi_MPI_Type_create_struct_ok_statuses, 1,
      openmpi_MPI_Type_create_struct_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_subarray", TRACER_STATUS_RESULT, openmpi_MPI_Type_create_subarray_slots, 9, 12,
-     0,
+     0, openmpi_MPI_Type_create_subarray_ok_statuses, 1,
      openmpi_MPI_Type_create_subarray_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_create_resized", TRACER_STATUS_RESULT, openmpi_MPI_Type_create_resized_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Type_create_resized_ok_statuses, 1,
      openmpi_MPI_Type_create_resized_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_delete_attr", TRACER_STATUS_RESULT, openmpi_MPI_Type_delete_attr_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Type_delete_attr_ok_statuses, 1,
      openmpi_MPI_Type_delete_attr_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_dup", TRACER_STATUS_RESULT, openmpi_MPI_Type_dup_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Type_dup_ok_statuses, 1,
      openmpi_MPI_Type_dup_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_free", TRACER_STATUS_RESULT, openmpi_MPI_Type_free_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Type_free_ok_statuses, 1,
      openmpi_MPI_Type_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_free_keyval", TRACER_STATUS_RESULT, openmpi_MPI_Type_free_keyval_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Type_free_keyval_ok_statuses, 1,
      openmpi_MPI_Type_free_keyval_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_get_attr", TRACER_STATUS_RESULT, openmpi_MPI_Type_get_attr_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Type_get_attr_ok_statuses, 1,
      openmpi_MPI_Type_get_attr_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_get_contents", TRACER_STATUS_RESULT, openmpi_MPI_Type_get_contents_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Type_get_contents_ok_statuses, 1,
      openmpi_MPI_Type_get_contents_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_get_envelope", TRACER_STATUS_RESULT, openmpi_MPI_Type_get_envelope_slots, 10, 13,
-     0,
+     0, openmpi_MPI_Type_get_envelope_ok_statuses, 1,
      openmpi_MPI_Type_get_envelope_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_get_extent", TRACER_STATUS_RESULT, openmpi_MPI_Type_get_extent_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Type_get_extent_ok_statuses, 1,
      openmpi_MPI_Type_get_extent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_get_extent_x", TRACER_STATUS_RESULT, openmpi_MPI_Type_get_extent_x_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Type_get_extent_x_ok_statuses, 1,
      openmpi_MPI_Type_get_extent_x_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_get_name", TRACER_STATUS_RESULT, openmpi_MPI_Type_get_name_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Type_get_name_ok_statuses, 1,
      openmpi_MPI_Type_get_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_get_true_extent", TRACER_STATUS_RESULT, openmpi_MPI_Type_get_true_extent_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Type_get_true_extent_ok_statuses, 1,
      openmpi_MPI_Type_get_true_extent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_get_true_extent_x", TRACER_STATUS_RESULT, openmpi_MPI_Type_get_true_extent_x_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Type_get_true_extent_x_ok_statuses, 1,
      openmpi_MPI_Type_get_true_extent_x_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_indexed", TRACER_STATUS_RESULT, openmpi_MPI_Type_indexed_slots, 7, 10,
-     0,
+     0, openmpi_MPI_Type_indexed_ok_statuses, 1,
      openmpi_MPI_Type_indexed_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_match_size", TRACER_STATUS_RESULT, openmpi_MPI_Type_match_size_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Type_match_size_ok_statuses, 1,
      openmpi_MPI_Type_match_size_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_set_attr", TRACER_STATUS_RESULT, openmpi_MPI_Type_set_attr_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Type_set_attr_ok_statuses, 1,
      openmpi_MPI_Type_set_attr_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_set_name", TRACER_STATUS_RESULT, openmpi_MPI_Type_set_name_slots, 3, 6,
-     1,
+     1, openmpi_MPI_Type_set_name_ok_statuses, 1,
      openmpi_MPI_Type_set_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_size", TRACER_STATUS_RESULT, openmpi_MPI_Type_size_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Type_size_ok_statuses, 1,
      openmpi_MPI_Type_size_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_size_x", TRACER_STATUS_RESULT, openmpi_MPI_Type_size_x_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Type_size_x_ok_statuses, 1,
      openmpi_MPI_Type_size_x_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Type_vector", TRACER_STATUS_RESULT, openmpi_MPI_Type_vector_slots, 7, 10,
-     0,
+     0, openmpi_MPI_Type_vector_ok_statuses, 1,
      openmpi_MPI_Type_vector_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Unpack", TRACER_STATUS_RESULT, openmpi_MPI_Unpack_slots, 9, 12,
-     0,
+     0, openmpi_MPI_Unpack_ok_statuses, 1,
      openmpi_MPI_Unpack_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Unpublish_name", TRACER_STATUS_RESULT, openmpi_MPI_Unpublish_name_slots, 4, 7,
-     2,
+     2, openmpi_MPI_Unpublish_name_ok_statuses, 1,
      openmpi_MPI_Unpublish_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Unpack_external", TRACER_STATUS_RESULT, openmpi_MPI_Unpack_external_slots, 9, 12,
-     0,
+     0, openmpi_MPI_Unpack_external_ok_statuses, 1,
      openmpi_MPI_Unpack_external_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Waitall", TRACER_STATUS_RESULT, openmpi_MPI_Waitall_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Waitall_ok_statuses, 1,
      openmpi_MPI_Waitall_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COMPLETE, 7, -1, -1, -1, -1}},
     {"MPI_Waitany", TRACER_STATUS_RESULT, openmpi_MPI_Waitany_slots, 7, 10,
-     0,
+     0, openmpi_MPI_Waitany_ok_statuses, 1,
      openmpi_MPI_Waitany_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COMPLETE, 9, -1, -1, -1, -1}},
     {"MPI_Wait", TRACER_STATUS_RESULT, openmpi_MPI_Wait_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Wait_ok_statuses, 1,
      openmpi_MPI_Wait_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COMPLETE, 8, -1, -1, -1, 6}},
     {"MPI_Waitsome", TRACER_STATUS_RESULT, openmpi_MPI_Waitsome_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Waitsome_ok_statuses, 1,
      openmpi_MPI_Waitsome_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COMPLETE, 10, -1, -1, -1, -1}},
     {"MPI_Win_allocate", TRACER_STATUS_RESULT, openmpi_MPI_Win_allocate_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Win_allocate_ok_statuses, 1,
      openmpi_MPI_Win_allocate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_allocate_shared", TRACER_STATUS_RESULT, openmpi_MPI_Win_allocate_shared_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Win_allocate_shared_ok_statuses, 1,
      openmpi_MPI_Win_allocate_shared_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_attach", TRACER_STATUS_RESULT, openmpi_MPI_Win_attach_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Win_attach_ok_statuses, 1,
      openmpi_MPI_Win_attach_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_call_errhandler", TRACER_STATUS_RESULT, openmpi_MPI_Win_call_errhandler_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Win_call_errhandler_ok_statuses, 1,
      openmpi_MPI_Win_call_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_complete", TRACER_STATUS_RESULT, openmpi_MPI_Win_complete_slots, 2, 5,
-     0,
+     0, openmpi_MPI_Win_complete_ok_statuses, 1,
      openmpi_MPI_Win_complete_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_create", TRACER_STATUS_RESULT, openmpi_MPI_Win_create_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Win_create_ok_statuses, 1,
      openmpi_MPI_Win_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_create_dynamic", TRACER_STATUS_RESULT, openmpi_MPI_Win_create_dynamic_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Win_create_dynamic_ok_statuses, 1,
      openmpi_MPI_Win_create_dynamic_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_create_errhandler", TRACER_STATUS_RESULT, openmpi_MPI_Win_create_errhandler_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Win_create_errhandler_ok_statuses, 1,
      openmpi_MPI_Win_create_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_create_keyval", TRACER_STATUS_RESULT, openmpi_MPI_Win_create_keyval_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Win_create_keyval_ok_statuses, 1,
      openmpi_MPI_Win_create_keyval_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_delete_attr", TRACER_STATUS_RESULT, openmpi_MPI_Win_delete_attr_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Win_delete_attr_ok_statuses, 1,
      openmpi_MPI_Win_delete_attr_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_detach", TRACER_STATUS_RESULT, openmpi_MPI_Win_detach_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Win_detach_ok_statuses, 1,
      openmpi_MPI_Win_detach_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_fence", TRACER_STATUS_RESULT, openmpi_MPI_Win_fence_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Win_fence_ok_statuses, 1,
      openmpi_MPI_Win_fence_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_flush", TRACER_STATUS_RESULT, openmpi_MPI_Win_flush_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Win_flush_ok_statuses, 1,
      openmpi_MPI_Win_flush_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_flush_all", TRACER_STATUS_RESULT, openmpi_MPI_Win_flush_all_slots, 2, 5,
-     0,
+     0, openmpi_MPI_Win_flush_all_ok_statuses, 1,
      openmpi_MPI_Win_flush_all_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_flush_local", TRACER_STATUS_RESULT, openmpi_MPI_Win_flush_local_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Win_flush_local_ok_statuses, 1,
      openmpi_MPI_Win_flush_local_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_flush_local_all", TRACER_STATUS_RESULT, openmpi_MPI_Win_flush_local_all_slots, 2, 5,
-     0,
+     0, openmpi_MPI_Win_flush_local_all_ok_statuses, 1,
      openmpi_MPI_Win_flush_local_all_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_free", TRACER_STATUS_RESULT, openmpi_MPI_Win_free_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Win_free_ok_statuses, 1,
      openmpi_MPI_Win_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_free_keyval", TRACER_STATUS_RESULT, openmpi_MPI_Win_free_keyval_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Win_free_keyval_ok_statuses, 1,
      openmpi_MPI_Win_free_keyval_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_get_attr", TRACER_STATUS_RESULT, openmpi_MPI_Win_get_attr_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Win_get_attr_ok_statuses, 1,
      openmpi_MPI_Win_get_attr_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_get_errhandler", TRACER_STATUS_RESULT, openmpi_MPI_Win_get_errhandler_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Win_get_errhandler_ok_statuses, 1,
      openmpi_MPI_Win_get_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_get_group", TRACER_STATUS_RESULT, openmpi_MPI_Win_get_group_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Win_get_group_ok_statuses, 1,
      openmpi_MPI_Win_get_group_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_get_info", TRACER_STATUS_RESULT, openmpi_MPI_Win_get_info_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Win_get_info_ok_statuses, 1,
      openmpi_MPI_Win_get_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_get_name", TRACER_STATUS_RESULT, openmpi_MPI_Win_get_name_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Win_get_name_ok_statuses, 1,
      openmpi_MPI_Win_get_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_lock", TRACER_STATUS_RESULT, openmpi_MPI_Win_lock_slots, 5, 8,
-     0,
+     0, openmpi_MPI_Win_lock_ok_statuses, 1,
      openmpi_MPI_Win_lock_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_lock_all", TRACER_STATUS_RESULT, openmpi_MPI_Win_lock_all_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Win_lock_all_ok_statuses, 1,
      openmpi_MPI_Win_lock_all_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_post", TRACER_STATUS_RESULT, openmpi_MPI_Win_post_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Win_post_ok_statuses, 1,
      openmpi_MPI_Win_post_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_set_attr", TRACER_STATUS_RESULT, openmpi_MPI_Win_set_attr_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Win_set_attr_ok_statuses, 1,
      openmpi_MPI_Win_set_attr_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_set_errhandler", TRACER_STATUS_RESULT, openmpi_MPI_Win_set_errhandler_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Win_set_errhandler_ok_statuses, 1,
      openmpi_MPI_Win_set_errhandler_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_set_info", TRACER_STATUS_RESULT, openmpi_MPI_Win_set_info_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Win_set_info_ok_statuses, 1,
      openmpi_MPI_Win_set_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_set_name", TRACER_STATUS_RESULT, openmpi_MPI_Win_set_name_slots, 3, 6,
-     1,
+     1, openmpi_MPI_Win_set_name_ok_statuses, 1,
      openmpi_MPI_Win_set_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_shared_query", TRACER_STATUS_RESULT, openmpi_MPI_Win_shared_query_slots, 8, 11,
-     0,
+     0, openmpi_MPI_Win_shared_query_ok_statuses, 1,
      openmpi_MPI_Win_shared_query_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_start", TRACER_STATUS_RESULT, openmpi_MPI_Win_start_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Win_start_ok_statuses, 1,
      openmpi_MPI_Win_start_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_sync", TRACER_STATUS_RESULT, openmpi_MPI_Win_sync_slots, 2, 5,
-     0,
+     0, openmpi_MPI_Win_sync_ok_statuses, 1,
      openmpi_MPI_Win_sync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_test", TRACER_STATUS_RESULT, openmpi_MPI_Win_test_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Win_test_ok_statuses, 1,
      openmpi_MPI_Win_test_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_unlock", TRACER_STATUS_RESULT, openmpi_MPI_Win_unlock_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Win_unlock_ok_statuses, 1,
      openmpi_MPI_Win_unlock_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_unlock_all", TRACER_STATUS_RESULT, openmpi_MPI_Win_unlock_all_slots, 2, 5,
-     0,
+     0, openmpi_MPI_Win_unlock_all_ok_statuses, 1,
      openmpi_MPI_Win_unlock_all_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Win_wait", TRACER_STATUS_RESULT, openmpi_MPI_Win_wait_slots, 2, 5,
-     0,
+     0, openmpi_MPI_Win_wait_ok_statuses, 1,
      openmpi_MPI_Win_wait_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Wtick", TRACER_STATUS_NONE, openmpi_MPI_Wtick_slots, 1, 5,
-     0,
+     0, openmpi_MPI_Wtick_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Wtime", TRACER_STATUS_NONE, openmpi_MPI_Wtime_slots, 1, 5,
-     0,
+     0, openmpi_MPI_Wtime_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_init_thread", TRACER_STATUS_RESULT, openmpi_MPI_T_init_thread_slots, 4, 7,
-     0,
+     0, openmpi_MPI_T_init_thread_ok_statuses, 1,
      openmpi_MPI_T_init_thread_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_finalize", TRACER_STATUS_RESULT, openmpi_MPI_T_finalize_slots, 1, 4,
-     0,
+     0, openmpi_MPI_T_finalize_ok_statuses, 1,
      openmpi_MPI_T_finalize_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_cvar_get_num", TRACER_STATUS_RESULT, openmpi_MPI_T_cvar_get_num_slots, 3, 6,
-     0,
+     0, openmpi_MPI_T_cvar_get_num_ok_statuses, 1,
      openmpi_MPI_T_cvar_get_num_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_cvar_get_info", TRACER_STATUS_RESULT, openmpi_MPI_T_cvar_get_info_slots, 20, 23,
-     0,
+     0, openmpi_MPI_T_cvar_get_info_ok_statuses, 1,
      openmpi_MPI_T_cvar_get_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_cvar_get_index", TRACER_STATUS_RESULT, openmpi_MPI_T_cvar_get_index_slots, 4, 7,
-     1,
+     1, openmpi_MPI_T_cvar_get_index_ok_statuses, 1,
      openmpi_MPI_T_cvar_get_index_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_cvar_handle_alloc", TRACER_STATUS_RESULT, openmpi_MPI_T_cvar_handle_alloc_slots, 7, 10,
-     0,
+     0, openmpi_MPI_T_cvar_handle_alloc_ok_statuses, 1,
      openmpi_MPI_T_cvar_handle_alloc_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_cvar_handle_free", TRACER_STATUS_RESULT, openmpi_MPI_T_cvar_handle_free_slots, 3, 6,
-     0,
+     0, openmpi_MPI_T_cvar_handle_free_ok_statuses, 1,
      openmpi_MPI_T_cvar_handle_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_cvar_read", TRACER_STATUS_RESULT, openmpi_MPI_T_cvar_read_slots, 3, 6,
-     0,
+     0, openmpi_MPI_T_cvar_read_ok_statuses, 1,
      openmpi_MPI_T_cvar_read_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_cvar_write", TRACER_STATUS_RESULT, openmpi_MPI_T_cvar_write_slots, 3, 6,
-     0,
+     0, openmpi_MPI_T_cvar_write_ok_statuses, 1,
      openmpi_MPI_T_cvar_write_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_category_get_num", TRACER_STATUS_RESULT, openmpi_MPI_T_category_get_num_slots, 3, 6,
-     0,
+     0, openmpi_MPI_T_category_get_num_ok_statuses, 1,
      openmpi_MPI_T_category_get_num_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_category_get_info", TRACER_STATUS_RESULT, openmpi_MPI_T_category_get_info_slots, 16, 19,
-     0,
+     0, openmpi_MPI_T_category_get_info_ok_statuses, 1,
      openmpi_MPI_T_category_get_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_category_get_index", TRACER_STATUS_RESULT, openmpi_MPI_T_category_get_index_slots, 4, 7,
-     1,
+     1, openmpi_MPI_T_category_get_index_ok_statuses, 1,
      openmpi_MPI_T_category_get_index_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_category_get_cvars", TRACER_STATUS_RESULT, openmpi_MPI_T_category_get_cvars_slots, 4, 7,
-     0,
+     0, openmpi_MPI_T_category_get_cvars_ok_statuses, 1,
      openmpi_MPI_T_category_get_cvars_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_category_get_pvars", TRACER_STATUS_RESULT, openmpi_MPI_T_category_get_pvars_slots, 4, 7,
-     0,
+     0, openmpi_MPI_T_category_get_pvars_ok_statuses, 1,
      openmpi_MPI_T_category_get_pvars_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_category_get_categories", TRACER_STATUS_RESULT, openmpi_MPI_T_category_get_categories_slots, 4, 7,
-     0,
+     0, openmpi_MPI_T_category_get_categories_ok_statuses, 1,
      openmpi_MPI_T_category_get_categories_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_category_changed", TRACER_STATUS_RESULT, openmpi_MPI_T_category_changed_slots, 3, 6,
-     0,
+     0, openmpi_MPI_T_category_changed_ok_statuses, 1,
      openmpi_MPI_T_category_changed_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_get_num", TRACER_STATUS_RESULT, openmpi_MPI_T_pvar_get_num_slots, 3, 6,
-     0,
+     0, openmpi_MPI_T_pvar_get_num_ok_statuses, 1,
      openmpi_MPI_T_pvar_get_num_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_get_info", TRACER_STATUS_RESULT, openmpi_MPI_T_pvar_get_info_slots, 26, 29,
-     0,
+     0, openmpi_MPI_T_pvar_get_info_ok_statuses, 1,
      openmpi_MPI_T_pvar_get_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_get_index", TRACER_STATUS_RESULT, openmpi_MPI_T_pvar_get_index_slots, 5, 8,
-     1,
+     1, openmpi_MPI_T_pvar_get_index_ok_statuses, 1,
      openmpi_MPI_T_pvar_get_index_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_session_create", TRACER_STATUS_RESULT, openmpi_MPI_T_pvar_session_create_slots, 3, 6,
-     0,
+     0, openmpi_MPI_T_pvar_session_create_ok_statuses, 1,
      openmpi_MPI_T_pvar_session_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_session_free", TRACER_STATUS_RESULT, openmpi_MPI_T_pvar_session_free_slots, 3, 6,
-     0,
+     0, openmpi_MPI_T_pvar_session_free_ok_statuses, 1,
      openmpi_MPI_T_pvar_session_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_handle_alloc", TRACER_STATUS_RESULT, openmpi_MPI_T_pvar_handle_alloc_slots, 8, 11,
-     0,
+     0, openmpi_MPI_T_pvar_handle_alloc_ok_statuses, 1,
      openmpi_MPI_T_pvar_handle_alloc_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_handle_free", TRACER_STATUS_RESULT, openmpi_MPI_T_pvar_handle_free_slots, 4, 7,
-     0,
+     0, openmpi_MPI_T_pvar_handle_free_ok_statuses, 1,
      openmpi_MPI_T_pvar_handle_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_start", TRACER_STATUS_RESULT, openmpi_MPI_T_pvar_start_slots, 3, 6,
-     0,
+     0, openmpi_MPI_T_pvar_start_ok_statuses, 1,
      openmpi_MPI_T_pvar_start_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_stop", TRACER_STATUS_RESULT, openmpi_MPI_T_pvar_stop_slots, 3, 6,
-     0,
+     0, openmpi_MPI_T_pvar_stop_ok_statuses, 1,
      openmpi_MPI_T_pvar_stop_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_read", TRACER_STATUS_RESULT, openmpi_MPI_T_pvar_read_slots, 4, 7,
-     0,
+     0, openmpi_MPI_T_pvar_read_ok_statuses, 1,
      openmpi_MPI_T_pvar_read_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_write", TRACER_STATUS_RESULT, openmpi_MPI_T_pvar_write_slots, 4, 7,
-     0,
+     0, openmpi_MPI_T_pvar_write_ok_statuses, 1,
      openmpi_MPI_T_pvar_write_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_reset", TRACER_STATUS_RESULT, openmpi_MPI_T_pvar_reset_slots, 3, 6,
-     0,
+     0, openmpi_MPI_T_pvar_reset_ok_statuses, 1,
      openmpi_MPI_T_pvar_reset_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_pvar_readreset", TRACER_STATUS_RESULT, openmpi_MPI_T_pvar_readreset_slots, 4, 7,
-     0,
+     0, openmpi_MPI_T_pvar_readreset_ok_statuses, 1,
      openmpi_MPI_T_pvar_readreset_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_enum_get_info", TRACER_STATUS_RESULT, openmpi_MPI_T_enum_get_info_slots, 8, 11,
-     0,
+     0, openmpi_MPI_T_enum_get_info_ok_statuses, 1,
      openmpi_MPI_T_enum_get_info_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_T_enum_get_item", TRACER_STATUS_RESULT, openmpi_MPI_T_enum_get_item_slots, 9, 12,
-     0,
+     0, openmpi_MPI_T_enum_get_item_ok_statuses, 1,
      openmpi_MPI_T_enum_get_item_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Attr_delete", TRACER_STATUS_RESULT, openmpi_MPI_Attr_delete_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Attr_delete_ok_statuses, 1,
      openmpi_MPI_Attr_delete_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Attr_get", TRACER_STATUS_RESULT, openmpi_MPI_Attr_get_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Attr_get_ok_statuses, 1,
      openmpi_MPI_Attr_get_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Attr_put", TRACER_STATUS_RESULT, openmpi_MPI_Attr_put_slots, 4, 7,
-     0,
+     0, openmpi_MPI_Attr_put_ok_statuses, 1,
      openmpi_MPI_Attr_put_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Keyval_create", TRACER_STATUS_RESULT, openmpi_MPI_Keyval_create_slots, 6, 9,
-     0,
+     0, openmpi_MPI_Keyval_create_ok_statuses, 1,
      openmpi_MPI_Keyval_create_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"MPI_Keyval_free", TRACER_STATUS_RESULT, openmpi_MPI_Keyval_free_slots, 3, 6,
-     0,
+     0, openmpi_MPI_Keyval_free_ok_statuses, 1,
      openmpi_MPI_Keyval_free_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},

@@ -25,7 +25,7 @@ void mpi_abort_(void *f_comm, void *f_errorcode, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_abort_", (void **)&openmpi_real_mpi_abort_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_errorcode, f_ierr);
     return;
@@ -47,8 +47,8 @@ void mpi_abort_(void *f_comm, void *f_errorcode, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Abort_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Abort__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Abort, tracer_record);
   else
@@ -74,7 +74,7 @@ void mpi_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_d
         openmpi_fortran_library, "mpi_accumulate_", (void **)&openmpi_real_mpi_accumulate_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp,
                 f_target_count, f_target_datatype, f_op, f_win, f_ierr);
@@ -113,8 +113,8 @@ void mpi_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_d
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Accumulate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Accumulate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Accumulate, tracer_record);
   else
@@ -135,7 +135,7 @@ void mpi_add_error_class_(void *f_errorclass, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_add_error_class_", (void **)&openmpi_real_mpi_add_error_class_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_errorclass, f_ierr);
     return;
@@ -158,8 +158,8 @@ void mpi_add_error_class_(void *f_errorclass, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.errorclass ? (uint64_t)(int64_t)(*tracer_args.errorclass) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_class_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_class__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_class, tracer_record);
   else
@@ -180,7 +180,7 @@ void mpi_add_error_code_(void *f_errorclass, void *f_errorcode, MPI_Fint *f_ierr
         openmpi_fortran_library, "mpi_add_error_code_", (void **)&openmpi_real_mpi_add_error_code_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_errorclass, f_errorcode, f_ierr);
     return;
@@ -205,8 +205,8 @@ void mpi_add_error_code_(void *f_errorclass, void *f_errorcode, MPI_Fint *f_ierr
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.errorcode ? (uint64_t)(int64_t)(*tracer_args.errorcode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_code_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_code__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_code, tracer_record);
   else
@@ -227,7 +227,7 @@ void mpi_add_error_string_(void *f_errorcode, void *f_string, MPI_Fint *f_ierr, 
         openmpi_fortran_library, "mpi_add_error_string_", (void **)&openmpi_real_mpi_add_error_string_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_errorcode, f_string, f_ierr, f_string_len);
     return;
@@ -248,8 +248,8 @@ void mpi_add_error_string_(void *f_errorcode, void *f_string, MPI_Fint *f_ierr, 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_string_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_string__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_string, tracer_record);
   else
@@ -273,7 +273,7 @@ void mpi_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
         openmpi_fortran_library, "mpi_allgather_", (void **)&openmpi_real_mpi_allgather_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
                 f_ierr);
@@ -308,8 +308,8 @@ void mpi_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgather_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgather__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgather, tracer_record);
   else
@@ -335,7 +335,7 @@ void mpi_iallgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
         openmpi_fortran_library, "mpi_iallgather_", (void **)&openmpi_real_mpi_iallgather_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
                 f_request, f_ierr);
@@ -375,8 +375,8 @@ void mpi_iallgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
   tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[13] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgather_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgather__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgather, tracer_record);
   else
@@ -402,7 +402,7 @@ void mpi_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
         openmpi_fortran_library, "mpi_allgatherv_", (void **)&openmpi_real_mpi_allgatherv_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype,
                 f_comm, f_ierr);
@@ -437,8 +437,8 @@ void mpi_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgatherv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgatherv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgatherv, tracer_record);
   else
@@ -464,7 +464,7 @@ void mpi_iallgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void
         openmpi_fortran_library, "mpi_iallgatherv_", (void **)&openmpi_real_mpi_iallgatherv_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype,
                 f_comm, f_request, f_ierr);
@@ -504,8 +504,8 @@ void mpi_iallgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void
   tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgatherv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgatherv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgatherv, tracer_record);
   else
@@ -526,7 +526,7 @@ void mpi_alloc_mem_(void *f_size, void *f_info, void *f_baseptr, MPI_Fint *f_ier
         openmpi_fortran_library, "mpi_alloc_mem_", (void **)&openmpi_real_mpi_alloc_mem_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_size, f_info, f_baseptr, f_ierr);
     return;
@@ -550,8 +550,8 @@ void mpi_alloc_mem_(void *f_size, void *f_info, void *f_baseptr, MPI_Fint *f_ier
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alloc_mem_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alloc_mem__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alloc_mem, tracer_record);
   else
@@ -574,7 +574,7 @@ void mpi_allreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dat
         openmpi_fortran_library, "mpi_allreduce_", (void **)&openmpi_real_mpi_allreduce_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_recvbuf, f_count, f_datatype, f_op, f_comm, f_ierr);
     return;
@@ -605,8 +605,8 @@ void mpi_allreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dat
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allreduce_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allreduce__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allreduce, tracer_record);
   else
@@ -630,7 +630,7 @@ void mpi_iallreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_da
         openmpi_fortran_library, "mpi_iallreduce_", (void **)&openmpi_real_mpi_iallreduce_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_recvbuf, f_count, f_datatype, f_op, f_comm, f_request, f_ierr);
     return;
@@ -666,8 +666,8 @@ void mpi_iallreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_da
   tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallreduce_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallreduce__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallreduce, tracer_record);
   else
@@ -691,7 +691,7 @@ void mpi_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
         openmpi_fortran_library, "mpi_alltoall_", (void **)&openmpi_real_mpi_alltoall_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
                 f_ierr);
@@ -726,8 +726,8 @@ void mpi_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoall_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoall__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoall, tracer_record);
   else
@@ -753,7 +753,7 @@ void mpi_ialltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
         openmpi_fortran_library, "mpi_ialltoall_", (void **)&openmpi_real_mpi_ialltoall_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
                 f_request, f_ierr);
@@ -793,8 +793,8 @@ void mpi_ialltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
   tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[13] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoall_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoall__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoall, tracer_record);
   else
@@ -820,7 +820,7 @@ void mpi_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *
         openmpi_fortran_library, "mpi_alltoallv_", (void **)&openmpi_real_mpi_alltoallv_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtype, f_recvbuf, f_recvcounts, f_rdispls,
                 f_recvtype, f_comm, f_ierr);
@@ -854,8 +854,8 @@ void mpi_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallv, tracer_record);
   else
@@ -881,7 +881,7 @@ void mpi_ialltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void 
         openmpi_fortran_library, "mpi_ialltoallv_", (void **)&openmpi_real_mpi_ialltoallv_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtype, f_recvbuf, f_recvcounts, f_rdispls,
                 f_recvtype, f_comm, f_request, f_ierr);
@@ -920,8 +920,8 @@ void mpi_ialltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallv, tracer_record);
   else
@@ -947,7 +947,7 @@ void mpi_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *
         openmpi_fortran_library, "mpi_alltoallw_", (void **)&openmpi_real_mpi_alltoallw_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtypes, f_recvbuf, f_recvcounts, f_rdispls,
                 f_recvtypes, f_comm, f_ierr);
@@ -979,8 +979,8 @@ void mpi_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallw_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallw__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallw, tracer_record);
   else
@@ -1006,7 +1006,7 @@ void mpi_ialltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void 
         openmpi_fortran_library, "mpi_ialltoallw_", (void **)&openmpi_real_mpi_ialltoallw_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtypes, f_recvbuf, f_recvcounts, f_rdispls,
                 f_recvtypes, f_comm, f_request, f_ierr);
@@ -1043,8 +1043,8 @@ void mpi_ialltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallw_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallw__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallw, tracer_record);
   else
@@ -1065,7 +1065,7 @@ void mpi_barrier_(void *f_comm, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_barrier_", (void **)&openmpi_real_mpi_barrier_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_ierr);
     return;
@@ -1085,8 +1085,8 @@ void mpi_barrier_(void *f_comm, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Barrier_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Barrier__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Barrier, tracer_record);
   else
@@ -1107,7 +1107,7 @@ void mpi_ibarrier_(void *f_comm, void *f_request, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_ibarrier_", (void **)&openmpi_real_mpi_ibarrier_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_request, f_ierr);
     return;
@@ -1132,8 +1132,8 @@ void mpi_ibarrier_(void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibarrier_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibarrier__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibarrier, tracer_record);
   else
@@ -1156,7 +1156,7 @@ void mpi_bcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, v
         openmpi_fortran_library, "mpi_bcast_", (void **)&openmpi_real_mpi_bcast_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buffer, f_count, f_datatype, f_root, f_comm, f_ierr);
     return;
@@ -1185,8 +1185,8 @@ void mpi_bcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, v
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bcast_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bcast__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bcast, tracer_record);
   else
@@ -1209,7 +1209,7 @@ void mpi_bsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
         openmpi_fortran_library, "mpi_bsend_", (void **)&openmpi_real_mpi_bsend_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buf, f_count, f_datatype, f_dest, f_tag, f_comm, f_ierr);
     return;
@@ -1240,8 +1240,8 @@ void mpi_bsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend, tracer_record);
   else
@@ -1264,7 +1264,7 @@ void mpi_ibcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, 
         openmpi_fortran_library, "mpi_ibcast_", (void **)&openmpi_real_mpi_ibcast_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buffer, f_count, f_datatype, f_root, f_comm, f_request, f_ierr);
     return;
@@ -1298,8 +1298,8 @@ void mpi_ibcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, 
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[11] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibcast_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibcast__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibcast, tracer_record);
   else
@@ -1323,7 +1323,7 @@ void mpi_bsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
         openmpi_fortran_library, "mpi_bsend_init_", (void **)&openmpi_real_mpi_bsend_init_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buf, f_count, f_datatype, f_dest, f_tag, f_comm, f_request, f_ierr);
     return;
@@ -1359,8 +1359,8 @@ void mpi_bsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_init_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_init, tracer_record);
   else
@@ -1381,7 +1381,7 @@ void mpi_buffer_attach_(void *f_buffer, void *f_size, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_buffer_attach_", (void **)&openmpi_real_mpi_buffer_attach_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buffer, f_size, f_ierr);
     return;
@@ -1403,8 +1403,8 @@ void mpi_buffer_attach_(void *f_buffer, void *f_size, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_attach_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_attach__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_attach, tracer_record);
   else
@@ -1425,7 +1425,7 @@ void mpi_buffer_detach_(void *f_buffer, void *f_size, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_buffer_detach_", (void **)&openmpi_real_mpi_buffer_detach_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buffer, f_size, f_ierr);
     return;
@@ -1450,8 +1450,8 @@ void mpi_buffer_detach_(void *f_buffer, void *f_size, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_detach_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_detach__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_detach, tracer_record);
   else
@@ -1472,7 +1472,7 @@ void mpi_cancel_(void *f_request, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_cancel_", (void **)&openmpi_real_mpi_cancel_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_request, f_ierr);
     return;
@@ -1495,8 +1495,8 @@ void mpi_cancel_(void *f_request, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cancel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cancel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cancel, tracer_record);
   else
@@ -1517,7 +1517,7 @@ void mpi_cart_coords_(void *f_comm, void *f_rank, void *f_maxdims, void *f_coord
         openmpi_fortran_library, "mpi_cart_coords_", (void **)&openmpi_real_mpi_cart_coords_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_rank, f_maxdims, f_coords, f_ierr);
     return;
@@ -1542,8 +1542,8 @@ void mpi_cart_coords_(void *f_comm, void *f_rank, void *f_maxdims, void *f_coord
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_coords_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_coords__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_coords, tracer_record);
   else
@@ -1566,7 +1566,7 @@ void mpi_cart_create_(void *f_old_comm, void *f_ndims, void *f_dims, void *f_per
         openmpi_fortran_library, "mpi_cart_create_", (void **)&openmpi_real_mpi_cart_create_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_old_comm, f_ndims, f_dims, f_periods, f_reorder, f_comm_cart, f_ierr);
     return;
@@ -1597,8 +1597,8 @@ void mpi_cart_create_(void *f_old_comm, void *f_ndims, void *f_dims, void *f_per
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.comm_cart ? (uint64_t)(uintptr_t)(*tracer_args.comm_cart) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_create, tracer_record);
   else
@@ -1621,7 +1621,7 @@ void mpi_cart_get_(void *f_comm, void *f_maxdims, void *f_dims, void *f_periods,
         openmpi_fortran_library, "mpi_cart_get_", (void **)&openmpi_real_mpi_cart_get_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_maxdims, f_dims, f_periods, f_coords, f_ierr);
     return;
@@ -1646,8 +1646,8 @@ void mpi_cart_get_(void *f_comm, void *f_maxdims, void *f_dims, void *f_periods,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_get_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_get__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_get, tracer_record);
   else
@@ -1670,7 +1670,7 @@ void mpi_cart_map_(void *f_comm, void *f_ndims, void *f_dims, void *f_periods, v
         openmpi_fortran_library, "mpi_cart_map_", (void **)&openmpi_real_mpi_cart_map_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_ndims, f_dims, f_periods, f_newrank, f_ierr);
     return;
@@ -1699,8 +1699,8 @@ void mpi_cart_map_(void *f_comm, void *f_ndims, void *f_dims, void *f_periods, v
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(30, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newrank ? (uint64_t)(int64_t)(*tracer_args.newrank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_map_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_map__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_map, tracer_record);
   else
@@ -1721,7 +1721,7 @@ void mpi_cart_rank_(void *f_comm, void *f_coords, void *f_rank, MPI_Fint *f_ierr
         openmpi_fortran_library, "mpi_cart_rank_", (void **)&openmpi_real_mpi_cart_rank_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_coords, f_rank, f_ierr);
     return;
@@ -1747,8 +1747,8 @@ void mpi_cart_rank_(void *f_comm, void *f_coords, void *f_rank, MPI_Fint *f_ierr
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(31, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_rank_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_rank__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_rank, tracer_record);
   else
@@ -1771,7 +1771,7 @@ void mpi_cart_shift_(void *f_comm, void *f_direction, void *f_disp, void *f_rank
         openmpi_fortran_library, "mpi_cart_shift_", (void **)&openmpi_real_mpi_cart_shift_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_direction, f_disp, f_rank_source, f_rank_dest, f_ierr);
     return;
@@ -1805,8 +1805,8 @@ void mpi_cart_shift_(void *f_comm, void *f_direction, void *f_disp, void *f_rank
   tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.rank_source ? (uint64_t)(int64_t)(*tracer_args.rank_source) : 0;
   tracer_record[10] = tracer_args.rank_dest ? (uint64_t)(int64_t)(*tracer_args.rank_dest) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_shift_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_shift__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_shift, tracer_record);
   else
@@ -1827,7 +1827,7 @@ void mpi_cart_sub_(void *f_comm, void *f_remain_dims, void *f_new_comm, MPI_Fint
         openmpi_fortran_library, "mpi_cart_sub_", (void **)&openmpi_real_mpi_cart_sub_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_remain_dims, f_new_comm, f_ierr);
     return;
@@ -1853,8 +1853,8 @@ void mpi_cart_sub_(void *f_comm, void *f_remain_dims, void *f_new_comm, MPI_Fint
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.new_comm ? (uint64_t)(uintptr_t)(*tracer_args.new_comm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_sub_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_sub__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_sub, tracer_record);
   else
@@ -1875,7 +1875,7 @@ void mpi_cartdim_get_(void *f_comm, void *f_ndims, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_cartdim_get_", (void **)&openmpi_real_mpi_cartdim_get_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_ndims, f_ierr);
     return;
@@ -1900,8 +1900,8 @@ void mpi_cartdim_get_(void *f_comm, void *f_ndims, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.ndims ? (uint64_t)(int64_t)(*tracer_args.ndims) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cartdim_get_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cartdim_get__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cartdim_get, tracer_record);
   else
@@ -1922,7 +1922,7 @@ void mpi_close_port_(void *f_port_name, MPI_Fint *f_ierr, size_t f_port_name_len
         openmpi_fortran_library, "mpi_close_port_", (void **)&openmpi_real_mpi_close_port_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_port_name, f_ierr, f_port_name_len);
     return;
@@ -1941,8 +1941,8 @@ void mpi_close_port_(void *f_port_name, MPI_Fint *f_ierr, size_t f_port_name_len
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Close_port_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Close_port__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Close_port, tracer_record);
   else
@@ -1965,7 +1965,7 @@ void mpi_comm_accept_(void *f_port_name, void *f_info, void *f_root, void *f_com
         openmpi_fortran_library, "mpi_comm_accept_", (void **)&openmpi_real_mpi_comm_accept_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_port_name, f_info, f_root, f_comm, f_newcomm, f_ierr, f_port_name_len);
     return;
@@ -1995,8 +1995,8 @@ void mpi_comm_accept_(void *f_port_name, void *f_info, void *f_root, void *f_com
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_accept_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_accept__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_accept, tracer_record);
   else
@@ -2017,7 +2017,7 @@ void mpi_comm_call_errhandler_(void *f_comm, void *f_errorcode, MPI_Fint *f_ierr
         openmpi_fortran_library, "mpi_comm_call_errhandler_", (void **)&openmpi_real_mpi_comm_call_errhandler_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_errorcode, f_ierr);
     return;
@@ -2039,8 +2039,8 @@ void mpi_comm_call_errhandler_(void *f_comm, void *f_errorcode, MPI_Fint *f_ierr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_call_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_call_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_call_errhandler, tracer_record);
   else
@@ -2061,7 +2061,7 @@ void mpi_comm_compare_(void *f_comm1, void *f_comm2, void *f_result, MPI_Fint *f
         openmpi_fortran_library, "mpi_comm_compare_", (void **)&openmpi_real_mpi_comm_compare_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm1, f_comm2, f_result, f_ierr);
     return;
@@ -2088,8 +2088,8 @@ void mpi_comm_compare_(void *f_comm1, void *f_comm2, void *f_result, MPI_Fint *f
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.result ? (uint64_t)(int64_t)(*tracer_args.result) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_compare_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_compare__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_compare, tracer_record);
   else
@@ -2113,7 +2113,7 @@ void mpi_comm_connect_(void *f_port_name, void *f_info, void *f_root, void *f_co
         openmpi_fortran_library, "mpi_comm_connect_", (void **)&openmpi_real_mpi_comm_connect_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_port_name, f_info, f_root, f_comm, f_newcomm, f_ierr, f_port_name_len);
     return;
@@ -2143,8 +2143,8 @@ void mpi_comm_connect_(void *f_port_name, void *f_info, void *f_root, void *f_co
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(39, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_connect_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_connect__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_connect, tracer_record);
   else
@@ -2165,7 +2165,7 @@ void mpi_comm_create_errhandler_(void *f_function, void *f_errhandler, MPI_Fint 
         openmpi_fortran_library, "mpi_comm_create_errhandler_", (void **)&openmpi_real_mpi_comm_create_errhandler_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_function, f_errhandler, f_ierr);
     return;
@@ -2189,8 +2189,8 @@ void mpi_comm_create_errhandler_(void *f_function, void *f_errhandler, MPI_Fint 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(40, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_errhandler, tracer_record);
   else
@@ -2213,7 +2213,7 @@ void mpi_comm_create_keyval_(void *f_comm_copy_attr_fn, void *f_comm_delete_attr
         openmpi_fortran_library, "mpi_comm_create_keyval_", (void **)&openmpi_real_mpi_comm_create_keyval_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm_copy_attr_fn, f_comm_delete_attr_fn, f_comm_keyval, f_extra_state, f_ierr);
     return;
@@ -2240,8 +2240,8 @@ void mpi_comm_create_keyval_(void *f_comm_copy_attr_fn, void *f_comm_delete_attr
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.comm_keyval ? (uint64_t)(int64_t)(*tracer_args.comm_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_keyval_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_keyval__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_keyval, tracer_record);
   else
@@ -2264,7 +2264,7 @@ void mpi_comm_create_group_(void *f_comm, void *f_group, void *f_tag, void *f_ne
         openmpi_fortran_library, "mpi_comm_create_group_", (void **)&openmpi_real_mpi_comm_create_group_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_group, f_tag, f_newcomm, f_ierr);
     return;
@@ -2293,8 +2293,8 @@ void mpi_comm_create_group_(void *f_comm, void *f_group, void *f_tag, void *f_ne
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(42, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_group_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_group__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_group, tracer_record);
   else
@@ -2315,7 +2315,7 @@ void mpi_comm_create_(void *f_comm, void *f_group, void *f_newcomm, MPI_Fint *f_
         openmpi_fortran_library, "mpi_comm_create_", (void **)&openmpi_real_mpi_comm_create_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_group, f_newcomm, f_ierr);
     return;
@@ -2342,8 +2342,8 @@ void mpi_comm_create_(void *f_comm, void *f_group, void *f_newcomm, MPI_Fint *f_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create, tracer_record);
   else
@@ -2364,7 +2364,7 @@ void mpi_comm_delete_attr_(void *f_comm, void *f_comm_keyval, MPI_Fint *f_ierr) 
         openmpi_fortran_library, "mpi_comm_delete_attr_", (void **)&openmpi_real_mpi_comm_delete_attr_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_comm_keyval, f_ierr);
     return;
@@ -2386,8 +2386,8 @@ void mpi_comm_delete_attr_(void *f_comm, void *f_comm_keyval, MPI_Fint *f_ierr) 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_delete_attr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_delete_attr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_delete_attr, tracer_record);
   else
@@ -2408,7 +2408,7 @@ void mpi_comm_disconnect_(void *f_comm, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_comm_disconnect_", (void **)&openmpi_real_mpi_comm_disconnect_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_ierr);
     return;
@@ -2431,8 +2431,8 @@ void mpi_comm_disconnect_(void *f_comm, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.comm ? (uint64_t)(uintptr_t)(*tracer_args.comm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_disconnect_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_disconnect__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_disconnect, tracer_record);
   else
@@ -2453,7 +2453,7 @@ void mpi_comm_dup_(void *f_comm, void *f_newcomm, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_comm_dup_", (void **)&openmpi_real_mpi_comm_dup_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_newcomm, f_ierr);
     return;
@@ -2478,8 +2478,8 @@ void mpi_comm_dup_(void *f_comm, void *f_newcomm, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup, tracer_record);
   else
@@ -2500,7 +2500,7 @@ void mpi_comm_idup_(void *f_comm, void *f_newcomm, void *f_request, MPI_Fint *f_
         openmpi_fortran_library, "mpi_comm_idup_", (void **)&openmpi_real_mpi_comm_idup_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_newcomm, f_request, f_ierr);
     return;
@@ -2530,8 +2530,8 @@ void mpi_comm_idup_(void *f_comm, void *f_newcomm, void *f_request, MPI_Fint *f_
   tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
   tracer_record[8] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_idup_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_idup__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_idup, tracer_record);
   else
@@ -2552,7 +2552,7 @@ void mpi_comm_dup_with_info_(void *f_comm, void *f_info, void *f_newcomm, MPI_Fi
         openmpi_fortran_library, "mpi_comm_dup_with_info_", (void **)&openmpi_real_mpi_comm_dup_with_info_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_info, f_newcomm, f_ierr);
     return;
@@ -2579,8 +2579,8 @@ void mpi_comm_dup_with_info_(void *f_comm, void *f_info, void *f_newcomm, MPI_Fi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup_with_info_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup_with_info__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup_with_info, tracer_record);
   else
@@ -2601,7 +2601,7 @@ void mpi_comm_free_keyval_(void *f_comm_keyval, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_comm_free_keyval_", (void **)&openmpi_real_mpi_comm_free_keyval_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm_keyval, f_ierr);
     return;
@@ -2624,8 +2624,8 @@ void mpi_comm_free_keyval_(void *f_comm_keyval, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.comm_keyval ? (uint64_t)(int64_t)(*tracer_args.comm_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free_keyval_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free_keyval__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free_keyval, tracer_record);
   else
@@ -2646,7 +2646,7 @@ void mpi_comm_free_(void *f_comm, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_comm_free_", (void **)&openmpi_real_mpi_comm_free_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_ierr);
     return;
@@ -2669,8 +2669,8 @@ void mpi_comm_free_(void *f_comm, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.comm ? (uint64_t)(uintptr_t)(*tracer_args.comm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free, tracer_record);
   else
@@ -2693,7 +2693,7 @@ void mpi_comm_get_attr_(void *f_comm, void *f_comm_keyval, void *f_attribute_val
         openmpi_fortran_library, "mpi_comm_get_attr_", (void **)&openmpi_real_mpi_comm_get_attr_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_comm_keyval, f_attribute_val, f_flag, f_ierr);
     return;
@@ -2722,8 +2722,8 @@ void mpi_comm_get_attr_(void *f_comm, void *f_comm_keyval, void *f_attribute_val
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_attr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_attr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_attr, tracer_record);
   else
@@ -2749,7 +2749,7 @@ void mpi_dist_graph_create_(void *f_comm_old, void *f_n, void *f_nodes, void *f_
         openmpi_fortran_library, "mpi_dist_graph_create_", (void **)&openmpi_real_mpi_dist_graph_create_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm_old, f_n, f_nodes, f_degrees, f_targets, f_weights, f_info, f_reorder,
                 f_newcomm, f_ierr);
@@ -2786,8 +2786,8 @@ void mpi_dist_graph_create_(void *f_comm_old, void *f_n, void *f_nodes, void *f_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create, tracer_record);
   else
@@ -2816,7 +2816,7 @@ void mpi_dist_graph_create_adjacent_(void *f_comm_old, void *f_indegree, void *f
         openmpi_fortran_library, "mpi_dist_graph_create_adjacent_", (void **)&openmpi_real_mpi_dist_graph_create_adjacent_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm_old, f_indegree, f_sources, f_sourceweights, f_outdegree, f_destinations,
                 f_destweights, f_info, f_reorder, f_comm_dist_graph, f_ierr);
@@ -2855,8 +2855,8 @@ void mpi_dist_graph_create_adjacent_(void *f_comm_old, void *f_indegree, void *f
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.comm_dist_graph ? (uint64_t)(uintptr_t)(*tracer_args.comm_dist_graph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent, tracer_record);
   else
@@ -2882,7 +2882,7 @@ void mpi_dist_graph_neighbors_(void *f_comm, void *f_maxindegree, void *f_source
         openmpi_fortran_library, "mpi_dist_graph_neighbors_", (void **)&openmpi_real_mpi_dist_graph_neighbors_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_maxindegree, f_sources, f_sourceweights, f_maxoutdegree, f_destinations,
                 f_destweights, f_ierr);
@@ -2912,8 +2912,8 @@ void mpi_dist_graph_neighbors_(void *f_comm, void *f_maxindegree, void *f_source
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors, tracer_record);
   else
@@ -2936,7 +2936,7 @@ void mpi_dist_graph_neighbors_count_(void *f_comm, void *f_inneighbors, void *f_
         openmpi_fortran_library, "mpi_dist_graph_neighbors_count_", (void **)&openmpi_real_mpi_dist_graph_neighbors_count_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_inneighbors, f_outneighbors, f_weighted, f_ierr);
     return;
@@ -2971,8 +2971,8 @@ void mpi_dist_graph_neighbors_count_(void *f_comm, void *f_inneighbors, void *f_
   tracer_record[8] = tracer_args.inneighbors ? (uint64_t)(int64_t)(*tracer_args.inneighbors) : 0;
   tracer_record[9] = tracer_args.outneighbors ? (uint64_t)(int64_t)(*tracer_args.outneighbors) : 0;
   tracer_record[10] = tracer_args.weighted ? (uint64_t)(int64_t)(*tracer_args.weighted) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count, tracer_record);
   else
@@ -2993,7 +2993,7 @@ void mpi_comm_get_errhandler_(void *f_comm, void *f_erhandler, MPI_Fint *f_ierr)
         openmpi_fortran_library, "mpi_comm_get_errhandler_", (void **)&openmpi_real_mpi_comm_get_errhandler_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_erhandler, f_ierr);
     return;
@@ -3018,8 +3018,8 @@ void mpi_comm_get_errhandler_(void *f_comm, void *f_erhandler, MPI_Fint *f_ierr)
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.erhandler ? (uint64_t)(uintptr_t)(*tracer_args.erhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_errhandler, tracer_record);
   else
@@ -3040,7 +3040,7 @@ void mpi_comm_get_info_(void *f_comm, void *f_info_used, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_comm_get_info_", (void **)&openmpi_real_mpi_comm_get_info_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_info_used, f_ierr);
     return;
@@ -3065,8 +3065,8 @@ void mpi_comm_get_info_(void *f_comm, void *f_info_used, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_info_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_info__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_info, tracer_record);
   else
@@ -3087,7 +3087,7 @@ void mpi_comm_get_name_(void *f_comm, void *f_comm_name, void *f_resultlen, MPI_
         openmpi_fortran_library, "mpi_comm_get_name_", (void **)&openmpi_real_mpi_comm_get_name_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_comm_name, f_resultlen, f_ierr);
     return;
@@ -3117,8 +3117,8 @@ void mpi_comm_get_name_(void *f_comm, void *f_comm_name, void *f_resultlen, MPI_
   tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.comm_name ? (uint64_t)(int64_t)(*tracer_args.comm_name) : 0;
   tracer_record[8] = tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_name_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_name__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_name, tracer_record);
   else
@@ -3139,7 +3139,7 @@ void mpi_comm_get_parent_(void *f_parent, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_comm_get_parent_", (void **)&openmpi_real_mpi_comm_get_parent_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_parent, f_ierr);
     return;
@@ -3162,8 +3162,8 @@ void mpi_comm_get_parent_(void *f_parent, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.parent ? (uint64_t)(uintptr_t)(*tracer_args.parent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_parent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_parent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_parent, tracer_record);
   else
@@ -3184,7 +3184,7 @@ void mpi_comm_group_(void *f_comm, void *f_group, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_comm_group_", (void **)&openmpi_real_mpi_comm_group_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_group, f_ierr);
     return;
@@ -3209,8 +3209,8 @@ void mpi_comm_group_(void *f_comm, void *f_group, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(60, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_group_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_group__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_group, tracer_record);
   else
@@ -3231,7 +3231,7 @@ void mpi_comm_join_(void *f_fd, void *f_intercomm, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_comm_join_", (void **)&openmpi_real_mpi_comm_join_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fd, f_intercomm, f_ierr);
     return;
@@ -3256,8 +3256,8 @@ void mpi_comm_join_(void *f_fd, void *f_intercomm, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_join_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_join__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_join, tracer_record);
   else
@@ -3278,7 +3278,7 @@ void mpi_comm_rank_(void *f_comm, void *f_rank, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_comm_rank_", (void **)&openmpi_real_mpi_comm_rank_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_rank, f_ierr);
     return;
@@ -3303,8 +3303,8 @@ void mpi_comm_rank_(void *f_comm, void *f_rank, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_rank_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_rank__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_rank, tracer_record);
   else
@@ -3325,7 +3325,7 @@ void mpi_comm_remote_group_(void *f_comm, void *f_group, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_comm_remote_group_", (void **)&openmpi_real_mpi_comm_remote_group_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_group, f_ierr);
     return;
@@ -3350,8 +3350,8 @@ void mpi_comm_remote_group_(void *f_comm, void *f_group, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(63, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_group_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_group__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_group, tracer_record);
   else
@@ -3372,7 +3372,7 @@ void mpi_comm_remote_size_(void *f_comm, void *f_size, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_comm_remote_size_", (void **)&openmpi_real_mpi_comm_remote_size_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_size, f_ierr);
     return;
@@ -3397,8 +3397,8 @@ void mpi_comm_remote_size_(void *f_comm, void *f_size, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_size_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_size__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_size, tracer_record);
   else
@@ -3419,7 +3419,7 @@ void mpi_comm_set_attr_(void *f_comm, void *f_comm_keyval, void *f_attribute_val
         openmpi_fortran_library, "mpi_comm_set_attr_", (void **)&openmpi_real_mpi_comm_set_attr_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_comm_keyval, f_attribute_val, f_ierr);
     return;
@@ -3443,8 +3443,8 @@ void mpi_comm_set_attr_(void *f_comm, void *f_comm_keyval, void *f_attribute_val
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_attr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_attr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_attr, tracer_record);
   else
@@ -3465,7 +3465,7 @@ void mpi_comm_set_errhandler_(void *f_comm, void *f_errhandler, MPI_Fint *f_ierr
         openmpi_fortran_library, "mpi_comm_set_errhandler_", (void **)&openmpi_real_mpi_comm_set_errhandler_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_errhandler, f_ierr);
     return;
@@ -3487,8 +3487,8 @@ void mpi_comm_set_errhandler_(void *f_comm, void *f_errhandler, MPI_Fint *f_ierr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_errhandler, tracer_record);
   else
@@ -3509,7 +3509,7 @@ void mpi_comm_set_info_(void *f_comm, void *f_info, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_comm_set_info_", (void **)&openmpi_real_mpi_comm_set_info_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_info, f_ierr);
     return;
@@ -3531,8 +3531,8 @@ void mpi_comm_set_info_(void *f_comm, void *f_info, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_info_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_info__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_info, tracer_record);
   else
@@ -3553,7 +3553,7 @@ void mpi_comm_set_name_(void *f_comm, void *f_comm_name, MPI_Fint *f_ierr, size_
         openmpi_fortran_library, "mpi_comm_set_name_", (void **)&openmpi_real_mpi_comm_set_name_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_comm_name, f_ierr, f_comm_name_len);
     return;
@@ -3574,8 +3574,8 @@ void mpi_comm_set_name_(void *f_comm, void *f_comm_name, MPI_Fint *f_ierr, size_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_name_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_name__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_name, tracer_record);
   else
@@ -3596,7 +3596,7 @@ void mpi_comm_size_(void *f_comm, void *f_size, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_comm_size_", (void **)&openmpi_real_mpi_comm_size_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_size, f_ierr);
     return;
@@ -3621,8 +3621,8 @@ void mpi_comm_size_(void *f_comm, void *f_size, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_size_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_size__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_size, tracer_record);
   else
@@ -3648,7 +3648,7 @@ void mpi_comm_spawn_(void *f_command, void *f_maxprocs, void *f_info, void *f_ro
         openmpi_fortran_library, "mpi_comm_spawn_", (void **)&openmpi_real_mpi_comm_spawn_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_command, f_maxprocs, f_info, f_root, f_comm, f_intercomm, f_array_of_errcodes,
                 f_ierr, f_command_len);
@@ -3684,8 +3684,8 @@ void mpi_comm_spawn_(void *f_command, void *f_maxprocs, void *f_info, void *f_ro
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn, tracer_record);
   else
@@ -3713,7 +3713,7 @@ void mpi_comm_spawn_multiple_(void *f_count, void *f_array_of_commands, void *f_
         openmpi_fortran_library, "mpi_comm_spawn_multiple_", (void **)&openmpi_real_mpi_comm_spawn_multiple_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_count, f_array_of_commands, f_array_of_argv, f_array_of_maxprocs, f_array_of_info,
                 f_root, f_comm, f_intercomm, f_array_of_errcodes, f_ierr);
@@ -3749,8 +3749,8 @@ void mpi_comm_spawn_multiple_(void *f_count, void *f_array_of_commands, void *f_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn_multiple_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn_multiple, tracer_record);
   else
@@ -3771,7 +3771,7 @@ void mpi_comm_split_(void *f_comm, void *f_color, void *f_key, void *f_newcomm, 
         openmpi_fortran_library, "mpi_comm_split_", (void **)&openmpi_real_mpi_comm_split_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_color, f_key, f_newcomm, f_ierr);
     return;
@@ -3800,8 +3800,8 @@ void mpi_comm_split_(void *f_comm, void *f_color, void *f_key, void *f_newcomm, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split, tracer_record);
   else
@@ -3824,7 +3824,7 @@ void mpi_comm_split_type_(void *f_comm, void *f_split_type, void *f_key, void *f
         openmpi_fortran_library, "mpi_comm_split_type_", (void **)&openmpi_real_mpi_comm_split_type_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_split_type, f_key, f_info, f_newcomm, f_ierr);
     return;
@@ -3855,8 +3855,8 @@ void mpi_comm_split_type_(void *f_comm, void *f_split_type, void *f_key, void *f
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(73, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split_type_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split_type__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split_type, tracer_record);
   else
@@ -3877,7 +3877,7 @@ void mpi_comm_test_inter_(void *f_comm, void *f_flag, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_comm_test_inter_", (void **)&openmpi_real_mpi_comm_test_inter_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_flag, f_ierr);
     return;
@@ -3902,8 +3902,8 @@ void mpi_comm_test_inter_(void *f_comm, void *f_flag, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(74, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_test_inter_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_test_inter__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_test_inter, tracer_record);
   else
@@ -3929,7 +3929,7 @@ void mpi_compare_and_swap_(void *f_origin_addr, void *f_compare_addr, void *f_re
         openmpi_fortran_library, "mpi_compare_and_swap_", (void **)&openmpi_real_mpi_compare_and_swap_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_origin_addr, f_compare_addr, f_result_addr, f_datatype, f_target_rank,
                 f_target_disp, f_win, f_ierr);
@@ -3963,8 +3963,8 @@ void mpi_compare_and_swap_(void *f_origin_addr, void *f_compare_addr, void *f_re
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(75, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Compare_and_swap_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Compare_and_swap__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Compare_and_swap, tracer_record);
   else
@@ -3985,7 +3985,7 @@ void mpi_dims_create_(void *f_nnodes, void *f_ndims, void *f_dims, MPI_Fint *f_i
         openmpi_fortran_library, "mpi_dims_create_", (void **)&openmpi_real_mpi_dims_create_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_nnodes, f_ndims, f_dims, f_ierr);
     return;
@@ -4008,8 +4008,8 @@ void mpi_dims_create_(void *f_nnodes, void *f_ndims, void *f_dims, MPI_Fint *f_i
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(76, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dims_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dims_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dims_create, tracer_record);
   else
@@ -4030,7 +4030,7 @@ void mpi_errhandler_free_(void *f_errhandler, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_errhandler_free_", (void **)&openmpi_real_mpi_errhandler_free_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_errhandler, f_ierr);
     return;
@@ -4053,8 +4053,8 @@ void mpi_errhandler_free_(void *f_errhandler, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(77, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Errhandler_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Errhandler_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Errhandler_free, tracer_record);
   else
@@ -4075,7 +4075,7 @@ void mpi_error_class_(void *f_errorcode, void *f_errorclass, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_error_class_", (void **)&openmpi_real_mpi_error_class_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_errorcode, f_errorclass, f_ierr);
     return;
@@ -4100,8 +4100,8 @@ void mpi_error_class_(void *f_errorcode, void *f_errorclass, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(78, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.errorclass ? (uint64_t)(int64_t)(*tracer_args.errorclass) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_class_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_class__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_class, tracer_record);
   else
@@ -4122,7 +4122,7 @@ void mpi_error_string_(void *f_errorcode, void *f_string, void *f_resultlen, MPI
         openmpi_fortran_library, "mpi_error_string_", (void **)&openmpi_real_mpi_error_string_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_errorcode, f_string, f_resultlen, f_ierr);
     return;
@@ -4152,8 +4152,8 @@ void mpi_error_string_(void *f_errorcode, void *f_string, void *f_resultlen, MPI
   tracer_record[3] = tracer_record_call(79, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.string ? (uint64_t)(int64_t)(*tracer_args.string) : 0;
   tracer_record[8] = tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_string_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_string__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_string, tracer_record);
   else
@@ -4176,7 +4176,7 @@ void mpi_exscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dataty
         openmpi_fortran_library, "mpi_exscan_", (void **)&openmpi_real_mpi_exscan_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_recvbuf, f_count, f_datatype, f_op, f_comm, f_ierr);
     return;
@@ -4207,8 +4207,8 @@ void mpi_exscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dataty
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(80, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Exscan_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Exscan__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Exscan, tracer_record);
   else
@@ -4234,7 +4234,7 @@ void mpi_fetch_and_op_(void *f_origin_addr, void *f_result_addr, void *f_datatyp
         openmpi_fortran_library, "mpi_fetch_and_op_", (void **)&openmpi_real_mpi_fetch_and_op_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_origin_addr, f_result_addr, f_datatype, f_target_rank, f_target_disp, f_op, f_win,
                 f_ierr);
@@ -4268,8 +4268,8 @@ void mpi_fetch_and_op_(void *f_origin_addr, void *f_result_addr, void *f_datatyp
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Fetch_and_op_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Fetch_and_op__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Fetch_and_op, tracer_record);
   else
@@ -4293,7 +4293,7 @@ void mpi_iexscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
         openmpi_fortran_library, "mpi_iexscan_", (void **)&openmpi_real_mpi_iexscan_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_recvbuf, f_count, f_datatype, f_op, f_comm, f_request, f_ierr);
     return;
@@ -4329,8 +4329,8 @@ void mpi_iexscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
   tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iexscan_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iexscan__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iexscan, tracer_record);
   else
@@ -4351,7 +4351,7 @@ void mpi_file_call_errhandler_(void *f_fh, void *f_errorcode, MPI_Fint *f_ierr) 
         openmpi_fortran_library, "mpi_file_call_errhandler_", (void **)&openmpi_real_mpi_file_call_errhandler_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_errorcode, f_ierr);
     return;
@@ -4373,8 +4373,8 @@ void mpi_file_call_errhandler_(void *f_fh, void *f_errorcode, MPI_Fint *f_ierr) 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(83, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_call_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_call_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_call_errhandler, tracer_record);
   else
@@ -4395,7 +4395,7 @@ void mpi_file_create_errhandler_(void *f_function, void *f_errhandler, MPI_Fint 
         openmpi_fortran_library, "mpi_file_create_errhandler_", (void **)&openmpi_real_mpi_file_create_errhandler_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_function, f_errhandler, f_ierr);
     return;
@@ -4419,8 +4419,8 @@ void mpi_file_create_errhandler_(void *f_function, void *f_errhandler, MPI_Fint 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_create_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_create_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_create_errhandler, tracer_record);
   else
@@ -4441,7 +4441,7 @@ void mpi_file_set_errhandler_(void *f_file, void *f_errhandler, MPI_Fint *f_ierr
         openmpi_fortran_library, "mpi_file_set_errhandler_", (void **)&openmpi_real_mpi_file_set_errhandler_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_file, f_errhandler, f_ierr);
     return;
@@ -4463,8 +4463,8 @@ void mpi_file_set_errhandler_(void *f_file, void *f_errhandler, MPI_Fint *f_ierr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(85, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_errhandler, tracer_record);
   else
@@ -4485,7 +4485,7 @@ void mpi_file_get_errhandler_(void *f_file, void *f_errhandler, MPI_Fint *f_ierr
         openmpi_fortran_library, "mpi_file_get_errhandler_", (void **)&openmpi_real_mpi_file_get_errhandler_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_file, f_errhandler, f_ierr);
     return;
@@ -4510,8 +4510,8 @@ void mpi_file_get_errhandler_(void *f_file, void *f_errhandler, MPI_Fint *f_ierr
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_errhandler, tracer_record);
   else
@@ -4534,7 +4534,7 @@ void mpi_file_open_(void *f_comm, void *f_filename, void *f_amode, void *f_info,
         openmpi_fortran_library, "mpi_file_open_", (void **)&openmpi_real_mpi_file_open_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_filename, f_amode, f_info, f_fh, f_ierr, f_filename_len);
     return;
@@ -4564,8 +4564,8 @@ void mpi_file_open_(void *f_comm, void *f_filename, void *f_amode, void *f_info,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.fh ? (uint64_t)(uintptr_t)(*tracer_args.fh) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_open_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_open__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_open, tracer_record);
   else
@@ -4586,7 +4586,7 @@ void mpi_file_close_(void *f_fh, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_file_close_", (void **)&openmpi_real_mpi_file_close_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_ierr);
     return;
@@ -4609,8 +4609,8 @@ void mpi_file_close_(void *f_fh, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(88, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.fh ? (uint64_t)(uintptr_t)(*tracer_args.fh) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_close_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_close__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_close, tracer_record);
   else
@@ -4631,7 +4631,7 @@ void mpi_file_delete_(void *f_filename, void *f_info, MPI_Fint *f_ierr, size_t f
         openmpi_fortran_library, "mpi_file_delete_", (void **)&openmpi_real_mpi_file_delete_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_filename, f_info, f_ierr, f_filename_len);
     return;
@@ -4652,8 +4652,8 @@ void mpi_file_delete_(void *f_filename, void *f_info, MPI_Fint *f_ierr, size_t f
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_delete_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_delete__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_delete, tracer_record);
   else
@@ -4674,7 +4674,7 @@ void mpi_file_set_size_(void *f_fh, void *f_size, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_file_set_size_", (void **)&openmpi_real_mpi_file_set_size_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_size, f_ierr);
     return;
@@ -4696,8 +4696,8 @@ void mpi_file_set_size_(void *f_fh, void *f_size, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_size_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_size__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_size, tracer_record);
   else
@@ -4718,7 +4718,7 @@ void mpi_file_preallocate_(void *f_fh, void *f_size, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_file_preallocate_", (void **)&openmpi_real_mpi_file_preallocate_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_size, f_ierr);
     return;
@@ -4740,8 +4740,8 @@ void mpi_file_preallocate_(void *f_fh, void *f_size, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(91, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_preallocate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_preallocate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_preallocate, tracer_record);
   else
@@ -4762,7 +4762,7 @@ void mpi_file_get_size_(void *f_fh, void *f_size, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_file_get_size_", (void **)&openmpi_real_mpi_file_get_size_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_size, f_ierr);
     return;
@@ -4787,8 +4787,8 @@ void mpi_file_get_size_(void *f_fh, void *f_size, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_size_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_size__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_size, tracer_record);
   else
@@ -4809,7 +4809,7 @@ void mpi_file_get_group_(void *f_fh, void *f_group, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_file_get_group_", (void **)&openmpi_real_mpi_file_get_group_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_group, f_ierr);
     return;
@@ -4834,8 +4834,8 @@ void mpi_file_get_group_(void *f_fh, void *f_group, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_group_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_group__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_group, tracer_record);
   else
@@ -4856,7 +4856,7 @@ void mpi_file_get_amode_(void *f_fh, void *f_amode, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_file_get_amode_", (void **)&openmpi_real_mpi_file_get_amode_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_amode, f_ierr);
     return;
@@ -4881,8 +4881,8 @@ void mpi_file_get_amode_(void *f_fh, void *f_amode, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.amode ? (uint64_t)(int64_t)(*tracer_args.amode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_amode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_amode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_amode, tracer_record);
   else
@@ -4903,7 +4903,7 @@ void mpi_file_set_info_(void *f_fh, void *f_info, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_file_set_info_", (void **)&openmpi_real_mpi_file_set_info_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_info, f_ierr);
     return;
@@ -4925,8 +4925,8 @@ void mpi_file_set_info_(void *f_fh, void *f_info, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_info_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_info__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_info, tracer_record);
   else
@@ -4947,7 +4947,7 @@ void mpi_file_get_info_(void *f_fh, void *f_info_used, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_file_get_info_", (void **)&openmpi_real_mpi_file_get_info_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_info_used, f_ierr);
     return;
@@ -4972,8 +4972,8 @@ void mpi_file_get_info_(void *f_fh, void *f_info_used, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_info_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_info__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_info, tracer_record);
   else
@@ -4997,7 +4997,7 @@ void mpi_file_set_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetyp
         openmpi_fortran_library, "mpi_file_set_view_", (void **)&openmpi_real_mpi_file_set_view_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_disp, f_etype, f_filetype, f_datarep, f_info, f_ierr, f_datarep_len);
     return;
@@ -5026,8 +5026,8 @@ void mpi_file_set_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetyp
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(97, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_view_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_view__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_view, tracer_record);
   else
@@ -5050,7 +5050,7 @@ void mpi_file_get_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetyp
         openmpi_fortran_library, "mpi_file_get_view_", (void **)&openmpi_real_mpi_file_get_view_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_disp, f_etype, f_filetype, f_datarep, f_ierr);
     return;
@@ -5090,8 +5090,8 @@ void mpi_file_get_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetyp
   tracer_record[10] = tracer_args.etype ? (uint64_t)(uintptr_t)(*tracer_args.etype) : 0;
   tracer_record[11] = tracer_args.filetype ? (uint64_t)(uintptr_t)(*tracer_args.filetype) : 0;
   tracer_record[12] = tracer_args.datarep ? (uint64_t)(int64_t)(*tracer_args.datarep) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_view_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_view__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_view, tracer_record);
   else
@@ -5115,7 +5115,7 @@ void mpi_file_read_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, v
         openmpi_fortran_library, "mpi_file_read_at_", (void **)&openmpi_real_mpi_file_read_at_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_offset, f_buf, f_count, f_datatype, f_status, f_ierr);
     return;
@@ -5144,8 +5144,8 @@ void mpi_file_read_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, v
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at, tracer_record);
   else
@@ -5169,7 +5169,7 @@ void mpi_file_read_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_coun
         openmpi_fortran_library, "mpi_file_read_at_all_", (void **)&openmpi_real_mpi_file_read_at_all_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_offset, f_buf, f_count, f_datatype, f_status, f_ierr);
     return;
@@ -5198,8 +5198,8 @@ void mpi_file_read_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_coun
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all, tracer_record);
   else
@@ -5223,7 +5223,7 @@ void mpi_file_write_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, 
         openmpi_fortran_library, "mpi_file_write_at_", (void **)&openmpi_real_mpi_file_write_at_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_offset, f_buf, f_count, f_datatype, f_status, f_ierr);
     return;
@@ -5252,8 +5252,8 @@ void mpi_file_write_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at, tracer_record);
   else
@@ -5277,7 +5277,7 @@ void mpi_file_write_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_cou
         openmpi_fortran_library, "mpi_file_write_at_all_", (void **)&openmpi_real_mpi_file_write_at_all_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_offset, f_buf, f_count, f_datatype, f_status, f_ierr);
     return;
@@ -5306,8 +5306,8 @@ void mpi_file_write_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_cou
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all, tracer_record);
   else
@@ -5331,7 +5331,7 @@ void mpi_file_iread_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, 
         openmpi_fortran_library, "mpi_file_iread_at_", (void **)&openmpi_real_mpi_file_iread_at_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_offset, f_buf, f_count, f_datatype, f_request, f_ierr);
     return;
@@ -5364,8 +5364,8 @@ void mpi_file_iread_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at, tracer_record);
   else
@@ -5389,7 +5389,7 @@ void mpi_file_iwrite_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count,
         openmpi_fortran_library, "mpi_file_iwrite_at_", (void **)&openmpi_real_mpi_file_iwrite_at_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_offset, f_buf, f_count, f_datatype, f_request, f_ierr);
     return;
@@ -5422,8 +5422,8 @@ void mpi_file_iwrite_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(104, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at, tracer_record);
   else
@@ -5447,7 +5447,7 @@ void mpi_file_iread_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_cou
         openmpi_fortran_library, "mpi_file_iread_at_all_", (void **)&openmpi_real_mpi_file_iread_at_all_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_offset, f_buf, f_count, f_datatype, f_request, f_ierr);
     return;
@@ -5480,8 +5480,8 @@ void mpi_file_iread_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_cou
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(105, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at_all, tracer_record);
   else
@@ -5505,7 +5505,7 @@ void mpi_file_iwrite_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_co
         openmpi_fortran_library, "mpi_file_iwrite_at_all_", (void **)&openmpi_real_mpi_file_iwrite_at_all_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_offset, f_buf, f_count, f_datatype, f_request, f_ierr);
     return;
@@ -5538,8 +5538,8 @@ void mpi_file_iwrite_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_co
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(106, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at_all, tracer_record);
   else
@@ -5562,7 +5562,7 @@ void mpi_file_read_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, vo
         openmpi_fortran_library, "mpi_file_read_", (void **)&openmpi_real_mpi_file_read_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_count, f_datatype, f_status, f_ierr);
     return;
@@ -5589,8 +5589,8 @@ void mpi_file_read_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, vo
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read, tracer_record);
   else
@@ -5613,7 +5613,7 @@ void mpi_file_read_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype
         openmpi_fortran_library, "mpi_file_read_all_", (void **)&openmpi_real_mpi_file_read_all_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_count, f_datatype, f_status, f_ierr);
     return;
@@ -5640,8 +5640,8 @@ void mpi_file_read_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all, tracer_record);
   else
@@ -5664,7 +5664,7 @@ void mpi_file_write_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, v
         openmpi_fortran_library, "mpi_file_write_", (void **)&openmpi_real_mpi_file_write_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_count, f_datatype, f_status, f_ierr);
     return;
@@ -5691,8 +5691,8 @@ void mpi_file_write_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, v
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write, tracer_record);
   else
@@ -5715,7 +5715,7 @@ void mpi_file_write_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatyp
         openmpi_fortran_library, "mpi_file_write_all_", (void **)&openmpi_real_mpi_file_write_all_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_count, f_datatype, f_status, f_ierr);
     return;
@@ -5742,8 +5742,8 @@ void mpi_file_write_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatyp
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all, tracer_record);
   else
@@ -5766,7 +5766,7 @@ void mpi_file_iread_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, v
         openmpi_fortran_library, "mpi_file_iread_", (void **)&openmpi_real_mpi_file_iread_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_count, f_datatype, f_request, f_ierr);
     return;
@@ -5797,8 +5797,8 @@ void mpi_file_iread_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, v
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread, tracer_record);
   else
@@ -5821,7 +5821,7 @@ void mpi_file_iwrite_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, 
         openmpi_fortran_library, "mpi_file_iwrite_", (void **)&openmpi_real_mpi_file_iwrite_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_count, f_datatype, f_request, f_ierr);
     return;
@@ -5852,8 +5852,8 @@ void mpi_file_iwrite_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite, tracer_record);
   else
@@ -5876,7 +5876,7 @@ void mpi_file_iread_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatyp
         openmpi_fortran_library, "mpi_file_iread_all_", (void **)&openmpi_real_mpi_file_iread_all_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_count, f_datatype, f_request, f_ierr);
     return;
@@ -5907,8 +5907,8 @@ void mpi_file_iread_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatyp
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(113, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_all, tracer_record);
   else
@@ -5931,7 +5931,7 @@ void mpi_file_iwrite_all_(void *f_fh, void *f_buf, void *f_count, void *f_dataty
         openmpi_fortran_library, "mpi_file_iwrite_all_", (void **)&openmpi_real_mpi_file_iwrite_all_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_count, f_datatype, f_request, f_ierr);
     return;
@@ -5962,8 +5962,8 @@ void mpi_file_iwrite_all_(void *f_fh, void *f_buf, void *f_count, void *f_dataty
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_all, tracer_record);
   else
@@ -5984,7 +5984,7 @@ void mpi_file_seek_(void *f_fh, void *f_offset, void *f_whence, MPI_Fint *f_ierr
         openmpi_fortran_library, "mpi_file_seek_", (void **)&openmpi_real_mpi_file_seek_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_offset, f_whence, f_ierr);
     return;
@@ -6008,8 +6008,8 @@ void mpi_file_seek_(void *f_fh, void *f_offset, void *f_whence, MPI_Fint *f_ierr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek, tracer_record);
   else
@@ -6030,7 +6030,7 @@ void mpi_file_get_position_(void *f_fh, void *f_offset, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_file_get_position_", (void **)&openmpi_real_mpi_file_get_position_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_offset, f_ierr);
     return;
@@ -6055,8 +6055,8 @@ void mpi_file_get_position_(void *f_fh, void *f_offset, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.offset ? (uint64_t)(int64_t)(*tracer_args.offset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position, tracer_record);
   else
@@ -6077,7 +6077,7 @@ void mpi_file_get_byte_offset_(void *f_fh, void *f_offset, void *f_disp, MPI_Fin
         openmpi_fortran_library, "mpi_file_get_byte_offset_", (void **)&openmpi_real_mpi_file_get_byte_offset_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_offset, f_disp, f_ierr);
     return;
@@ -6104,8 +6104,8 @@ void mpi_file_get_byte_offset_(void *f_fh, void *f_offset, void *f_disp, MPI_Fin
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.disp ? (uint64_t)(int64_t)(*tracer_args.disp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_byte_offset_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_byte_offset__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_byte_offset, tracer_record);
   else
@@ -6128,7 +6128,7 @@ void mpi_file_read_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datat
         openmpi_fortran_library, "mpi_file_read_shared_", (void **)&openmpi_real_mpi_file_read_shared_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_count, f_datatype, f_status, f_ierr);
     return;
@@ -6155,8 +6155,8 @@ void mpi_file_read_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datat
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_shared_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_shared__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_shared, tracer_record);
   else
@@ -6179,7 +6179,7 @@ void mpi_file_write_shared_(void *f_fh, void *f_buf, void *f_count, void *f_data
         openmpi_fortran_library, "mpi_file_write_shared_", (void **)&openmpi_real_mpi_file_write_shared_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_count, f_datatype, f_status, f_ierr);
     return;
@@ -6206,8 +6206,8 @@ void mpi_file_write_shared_(void *f_fh, void *f_buf, void *f_count, void *f_data
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_shared_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_shared__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_shared, tracer_record);
   else
@@ -6230,7 +6230,7 @@ void mpi_file_iread_shared_(void *f_fh, void *f_buf, void *f_count, void *f_data
         openmpi_fortran_library, "mpi_file_iread_shared_", (void **)&openmpi_real_mpi_file_iread_shared_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_count, f_datatype, f_request, f_ierr);
     return;
@@ -6261,8 +6261,8 @@ void mpi_file_iread_shared_(void *f_fh, void *f_buf, void *f_count, void *f_data
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_shared_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_shared__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_shared, tracer_record);
   else
@@ -6285,7 +6285,7 @@ void mpi_file_iwrite_shared_(void *f_fh, void *f_buf, void *f_count, void *f_dat
         openmpi_fortran_library, "mpi_file_iwrite_shared_", (void **)&openmpi_real_mpi_file_iwrite_shared_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_count, f_datatype, f_request, f_ierr);
     return;
@@ -6316,8 +6316,8 @@ void mpi_file_iwrite_shared_(void *f_fh, void *f_buf, void *f_count, void *f_dat
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_shared_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_shared__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_shared, tracer_record);
   else
@@ -6340,7 +6340,7 @@ void mpi_file_read_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_data
         openmpi_fortran_library, "mpi_file_read_ordered_", (void **)&openmpi_real_mpi_file_read_ordered_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_count, f_datatype, f_status, f_ierr);
     return;
@@ -6367,8 +6367,8 @@ void mpi_file_read_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_data
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(122, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered, tracer_record);
   else
@@ -6391,7 +6391,7 @@ void mpi_file_write_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_dat
         openmpi_fortran_library, "mpi_file_write_ordered_", (void **)&openmpi_real_mpi_file_write_ordered_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_count, f_datatype, f_status, f_ierr);
     return;
@@ -6418,8 +6418,8 @@ void mpi_file_write_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_dat
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(123, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered, tracer_record);
   else
@@ -6440,7 +6440,7 @@ void mpi_file_seek_shared_(void *f_fh, void *f_offset, void *f_whence, MPI_Fint 
         openmpi_fortran_library, "mpi_file_seek_shared_", (void **)&openmpi_real_mpi_file_seek_shared_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_offset, f_whence, f_ierr);
     return;
@@ -6464,8 +6464,8 @@ void mpi_file_seek_shared_(void *f_fh, void *f_offset, void *f_whence, MPI_Fint 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(124, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek_shared_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek_shared__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek_shared, tracer_record);
   else
@@ -6486,7 +6486,7 @@ void mpi_file_get_position_shared_(void *f_fh, void *f_offset, MPI_Fint *f_ierr)
         openmpi_fortran_library, "mpi_file_get_position_shared_", (void **)&openmpi_real_mpi_file_get_position_shared_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_offset, f_ierr);
     return;
@@ -6511,8 +6511,8 @@ void mpi_file_get_position_shared_(void *f_fh, void *f_offset, MPI_Fint *f_ierr)
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(125, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.offset ? (uint64_t)(int64_t)(*tracer_args.offset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position_shared_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position_shared__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position_shared, tracer_record);
   else
@@ -6536,7 +6536,7 @@ void mpi_file_read_at_all_begin_(void *f_fh, void *f_offset, void *f_buf, void *
         openmpi_fortran_library, "mpi_file_read_at_all_begin_", (void **)&openmpi_real_mpi_file_read_at_all_begin_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_offset, f_buf, f_count, f_datatype, f_ierr);
     return;
@@ -6564,8 +6564,8 @@ void mpi_file_read_at_all_begin_(void *f_fh, void *f_offset, void *f_buf, void *
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(126, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_begin_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_begin__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_begin, tracer_record);
   else
@@ -6586,7 +6586,7 @@ void mpi_file_read_at_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint
         openmpi_fortran_library, "mpi_file_read_at_all_end_", (void **)&openmpi_real_mpi_file_read_at_all_end_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_status, f_ierr);
     return;
@@ -6609,8 +6609,8 @@ void mpi_file_read_at_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(127, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_end_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_end__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_end, tracer_record);
   else
@@ -6634,7 +6634,7 @@ void mpi_file_write_at_all_begin_(void *f_fh, void *f_offset, void *f_buf, void 
         openmpi_fortran_library, "mpi_file_write_at_all_begin_", (void **)&openmpi_real_mpi_file_write_at_all_begin_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_offset, f_buf, f_count, f_datatype, f_ierr);
     return;
@@ -6662,8 +6662,8 @@ void mpi_file_write_at_all_begin_(void *f_fh, void *f_offset, void *f_buf, void 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(128, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_begin_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_begin__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_begin, tracer_record);
   else
@@ -6684,7 +6684,7 @@ void mpi_file_write_at_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fin
         openmpi_fortran_library, "mpi_file_write_at_all_end_", (void **)&openmpi_real_mpi_file_write_at_all_end_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_status, f_ierr);
     return;
@@ -6707,8 +6707,8 @@ void mpi_file_write_at_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fin
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(129, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_end_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_end__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_end, tracer_record);
   else
@@ -6731,7 +6731,7 @@ void mpi_file_read_all_begin_(void *f_fh, void *f_buf, void *f_count, void *f_da
         openmpi_fortran_library, "mpi_file_read_all_begin_", (void **)&openmpi_real_mpi_file_read_all_begin_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_count, f_datatype, f_ierr);
     return;
@@ -6757,8 +6757,8 @@ void mpi_file_read_all_begin_(void *f_fh, void *f_buf, void *f_count, void *f_da
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(130, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_begin_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_begin__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_begin, tracer_record);
   else
@@ -6779,7 +6779,7 @@ void mpi_file_read_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint *f
         openmpi_fortran_library, "mpi_file_read_all_end_", (void **)&openmpi_real_mpi_file_read_all_end_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_status, f_ierr);
     return;
@@ -6802,8 +6802,8 @@ void mpi_file_read_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint *f
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(131, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_end_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_end__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_end, tracer_record);
   else
@@ -6826,7 +6826,7 @@ void mpi_file_write_all_begin_(void *f_fh, void *f_buf, void *f_count, void *f_d
         openmpi_fortran_library, "mpi_file_write_all_begin_", (void **)&openmpi_real_mpi_file_write_all_begin_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_count, f_datatype, f_ierr);
     return;
@@ -6852,8 +6852,8 @@ void mpi_file_write_all_begin_(void *f_fh, void *f_buf, void *f_count, void *f_d
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(132, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_begin_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_begin__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_begin, tracer_record);
   else
@@ -6874,7 +6874,7 @@ void mpi_file_write_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint *
         openmpi_fortran_library, "mpi_file_write_all_end_", (void **)&openmpi_real_mpi_file_write_all_end_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_status, f_ierr);
     return;
@@ -6897,8 +6897,8 @@ void mpi_file_write_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint *
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(133, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_end_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_end__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_end, tracer_record);
   else
@@ -6921,7 +6921,7 @@ void mpi_file_read_ordered_begin_(void *f_fh, void *f_buf, void *f_count, void *
         openmpi_fortran_library, "mpi_file_read_ordered_begin_", (void **)&openmpi_real_mpi_file_read_ordered_begin_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_count, f_datatype, f_ierr);
     return;
@@ -6947,8 +6947,8 @@ void mpi_file_read_ordered_begin_(void *f_fh, void *f_buf, void *f_count, void *
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(134, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_begin_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_begin__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_begin, tracer_record);
   else
@@ -6969,7 +6969,7 @@ void mpi_file_read_ordered_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fin
         openmpi_fortran_library, "mpi_file_read_ordered_end_", (void **)&openmpi_real_mpi_file_read_ordered_end_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_status, f_ierr);
     return;
@@ -6992,8 +6992,8 @@ void mpi_file_read_ordered_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fin
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(135, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_end_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_end__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_end, tracer_record);
   else
@@ -7016,7 +7016,7 @@ void mpi_file_write_ordered_begin_(void *f_fh, void *f_buf, void *f_count, void 
         openmpi_fortran_library, "mpi_file_write_ordered_begin_", (void **)&openmpi_real_mpi_file_write_ordered_begin_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_count, f_datatype, f_ierr);
     return;
@@ -7042,8 +7042,8 @@ void mpi_file_write_ordered_begin_(void *f_fh, void *f_buf, void *f_count, void 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(136, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_begin_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_begin__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_begin, tracer_record);
   else
@@ -7064,7 +7064,7 @@ void mpi_file_write_ordered_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fi
         openmpi_fortran_library, "mpi_file_write_ordered_end_", (void **)&openmpi_real_mpi_file_write_ordered_end_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_buf, f_status, f_ierr);
     return;
@@ -7087,8 +7087,8 @@ void mpi_file_write_ordered_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fi
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(137, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_end_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_end__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_end, tracer_record);
   else
@@ -7109,7 +7109,7 @@ void mpi_file_get_type_extent_(void *f_fh, void *f_datatype, void *f_extent, MPI
         openmpi_fortran_library, "mpi_file_get_type_extent_", (void **)&openmpi_real_mpi_file_get_type_extent_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_datatype, f_extent, f_ierr);
     return;
@@ -7136,8 +7136,8 @@ void mpi_file_get_type_extent_(void *f_fh, void *f_datatype, void *f_extent, MPI
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(138, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_type_extent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_type_extent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_type_extent, tracer_record);
   else
@@ -7158,7 +7158,7 @@ void mpi_file_set_atomicity_(void *f_fh, void *f_flag, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_file_set_atomicity_", (void **)&openmpi_real_mpi_file_set_atomicity_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_flag, f_ierr);
     return;
@@ -7180,8 +7180,8 @@ void mpi_file_set_atomicity_(void *f_fh, void *f_flag, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(139, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_atomicity_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_atomicity__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_atomicity, tracer_record);
   else
@@ -7202,7 +7202,7 @@ void mpi_file_get_atomicity_(void *f_fh, void *f_flag, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_file_get_atomicity_", (void **)&openmpi_real_mpi_file_get_atomicity_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_flag, f_ierr);
     return;
@@ -7227,8 +7227,8 @@ void mpi_file_get_atomicity_(void *f_fh, void *f_flag, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(140, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_atomicity_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_atomicity__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_atomicity, tracer_record);
   else
@@ -7249,7 +7249,7 @@ void mpi_file_sync_(void *f_fh, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_file_sync_", (void **)&openmpi_real_mpi_file_sync_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_fh, f_ierr);
     return;
@@ -7269,8 +7269,8 @@ void mpi_file_sync_(void *f_fh, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(141, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_sync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_sync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_sync, tracer_record);
   else
@@ -7291,7 +7291,7 @@ void mpi_finalize_(MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_finalize_", (void **)&openmpi_real_mpi_finalize_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_ierr);
     return;
@@ -7309,8 +7309,8 @@ void mpi_finalize_(MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(142, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalize, tracer_record);
   else
@@ -7331,7 +7331,7 @@ void mpi_finalized_(void *f_flag, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_finalized_", (void **)&openmpi_real_mpi_finalized_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_flag, f_ierr);
     return;
@@ -7354,8 +7354,8 @@ void mpi_finalized_(void *f_flag, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(143, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalized_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalized__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalized, tracer_record);
   else
@@ -7376,7 +7376,7 @@ void mpi_free_mem_(void *f_base, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_free_mem_", (void **)&openmpi_real_mpi_free_mem_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_base, f_ierr);
     return;
@@ -7396,8 +7396,8 @@ void mpi_free_mem_(void *f_base, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(144, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Free_mem_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Free_mem__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Free_mem, tracer_record);
   else
@@ -7421,7 +7421,7 @@ void mpi_gather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_r
         openmpi_fortran_library, "mpi_gather_", (void **)&openmpi_real_mpi_gather_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root,
                 f_comm, f_ierr);
@@ -7458,8 +7458,8 @@ void mpi_gather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_r
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(145, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gather_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gather__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gather, tracer_record);
   else
@@ -7485,7 +7485,7 @@ void mpi_igather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
         openmpi_fortran_library, "mpi_igather_", (void **)&openmpi_real_mpi_igather_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root,
                 f_comm, f_request, f_ierr);
@@ -7527,8 +7527,8 @@ void mpi_igather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igather_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igather__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igather, tracer_record);
   else
@@ -7554,7 +7554,7 @@ void mpi_gatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
         openmpi_fortran_library, "mpi_gatherv_", (void **)&openmpi_real_mpi_gatherv_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype,
                 f_root, f_comm, f_ierr);
@@ -7591,8 +7591,8 @@ void mpi_gatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gatherv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gatherv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gatherv, tracer_record);
   else
@@ -7618,7 +7618,7 @@ void mpi_igatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
         openmpi_fortran_library, "mpi_igatherv_", (void **)&openmpi_real_mpi_igatherv_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype,
                 f_root, f_comm, f_request, f_ierr);
@@ -7660,8 +7660,8 @@ void mpi_igatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[15] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igatherv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igatherv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igatherv, tracer_record);
   else
@@ -7682,7 +7682,7 @@ void mpi_get_address_(void *f_location, void *f_address, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_get_address_", (void **)&openmpi_real_mpi_get_address_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_location, f_address, f_ierr);
     return;
@@ -7707,8 +7707,8 @@ void mpi_get_address_(void *f_location, void *f_address, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(149, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.address ? (uint64_t)(int64_t)(*tracer_args.address) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_address_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_address__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_address, tracer_record);
   else
@@ -7729,7 +7729,7 @@ void mpi_get_count_(void *f_status, void *f_datatype, void *f_count, MPI_Fint *f
         openmpi_fortran_library, "mpi_get_count_", (void **)&openmpi_real_mpi_get_count_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_status, f_datatype, f_count, f_ierr);
     return;
@@ -7755,8 +7755,8 @@ void mpi_get_count_(void *f_status, void *f_datatype, void *f_count, MPI_Fint *f
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(150, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_count_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_count__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_count, tracer_record);
   else
@@ -7777,7 +7777,7 @@ void mpi_get_elements_(void *f_status, void *f_datatype, void *f_count, MPI_Fint
         openmpi_fortran_library, "mpi_get_elements_", (void **)&openmpi_real_mpi_get_elements_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_status, f_datatype, f_count, f_ierr);
     return;
@@ -7803,8 +7803,8 @@ void mpi_get_elements_(void *f_status, void *f_datatype, void *f_count, MPI_Fint
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(151, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements, tracer_record);
   else
@@ -7825,7 +7825,7 @@ void mpi_get_elements_x_(void *f_status, void *f_datatype, void *f_count, MPI_Fi
         openmpi_fortran_library, "mpi_get_elements_x_", (void **)&openmpi_real_mpi_get_elements_x_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_status, f_datatype, f_count, f_ierr);
     return;
@@ -7851,8 +7851,8 @@ void mpi_get_elements_x_(void *f_status, void *f_datatype, void *f_count, MPI_Fi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(152, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements_x_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements_x__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements_x, tracer_record);
   else
@@ -7878,7 +7878,7 @@ void mpi_get_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
         openmpi_fortran_library, "mpi_get_", (void **)&openmpi_real_mpi_get_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp,
                 f_target_count, f_target_datatype, f_win, f_ierr);
@@ -7915,8 +7915,8 @@ void mpi_get_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get, tracer_record);
   else
@@ -7944,7 +7944,7 @@ void mpi_get_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_orig
         openmpi_fortran_library, "mpi_get_accumulate_", (void **)&openmpi_real_mpi_get_accumulate_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_result_addr, f_result_count,
                 f_result_datatype, f_target_rank, f_target_disp, f_target_count, f_target_datatype,
@@ -7991,8 +7991,8 @@ void mpi_get_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_orig
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
   tracer_record[16] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_accumulate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_accumulate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_accumulate, tracer_record);
   else
@@ -8013,7 +8013,7 @@ void mpi_get_library_version_(void *f_version, void *f_resultlen, MPI_Fint *f_ie
         openmpi_fortran_library, "mpi_get_library_version_", (void **)&openmpi_real_mpi_get_library_version_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_version, f_resultlen, f_ierr);
     return;
@@ -8041,8 +8041,8 @@ void mpi_get_library_version_(void *f_version, void *f_resultlen, MPI_Fint *f_ie
   tracer_record[3] = tracer_record_call(155, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.version ? (uint64_t)(int64_t)(*tracer_args.version) : 0;
   tracer_record[7] = tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_library_version_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_library_version__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_library_version, tracer_record);
   else
@@ -8063,7 +8063,7 @@ void mpi_get_processor_name_(void *f_name, void *f_resultlen, MPI_Fint *f_ierr) 
         openmpi_fortran_library, "mpi_get_processor_name_", (void **)&openmpi_real_mpi_get_processor_name_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_name, f_resultlen, f_ierr);
     return;
@@ -8091,8 +8091,8 @@ void mpi_get_processor_name_(void *f_name, void *f_resultlen, MPI_Fint *f_ierr) 
   tracer_record[3] = tracer_record_call(156, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record[7] = tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_processor_name_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_processor_name__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_processor_name, tracer_record);
   else
@@ -8113,7 +8113,7 @@ void mpi_get_version_(void *f_version, void *f_subversion, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_get_version_", (void **)&openmpi_real_mpi_get_version_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_version, f_subversion, f_ierr);
     return;
@@ -8141,8 +8141,8 @@ void mpi_get_version_(void *f_version, void *f_subversion, MPI_Fint *f_ierr) {
   tracer_record[3] = tracer_record_call(157, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.version ? (uint64_t)(int64_t)(*tracer_args.version) : 0;
   tracer_record[7] = tracer_args.subversion ? (uint64_t)(int64_t)(*tracer_args.subversion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_version_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_version__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_version, tracer_record);
   else
@@ -8166,7 +8166,7 @@ void mpi_graph_create_(void *f_comm_old, void *f_nnodes, void *f_index, void *f_
         openmpi_fortran_library, "mpi_graph_create_", (void **)&openmpi_real_mpi_graph_create_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm_old, f_nnodes, f_index, f_edges, f_reorder, f_comm_graph, f_ierr);
     return;
@@ -8197,8 +8197,8 @@ void mpi_graph_create_(void *f_comm_old, void *f_nnodes, void *f_index, void *f_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(158, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.comm_graph ? (uint64_t)(uintptr_t)(*tracer_args.comm_graph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_create, tracer_record);
   else
@@ -8221,7 +8221,7 @@ void mpi_graph_get_(void *f_comm, void *f_maxindex, void *f_maxedges, void *f_in
         openmpi_fortran_library, "mpi_graph_get_", (void **)&openmpi_real_mpi_graph_get_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_maxindex, f_maxedges, f_index, f_edges, f_ierr);
     return;
@@ -8247,8 +8247,8 @@ void mpi_graph_get_(void *f_comm, void *f_maxindex, void *f_maxedges, void *f_in
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(159, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_get_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_get__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_get, tracer_record);
   else
@@ -8271,7 +8271,7 @@ void mpi_graph_map_(void *f_comm, void *f_nnodes, void *f_index, void *f_edges, 
         openmpi_fortran_library, "mpi_graph_map_", (void **)&openmpi_real_mpi_graph_map_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_nnodes, f_index, f_edges, f_newrank, f_ierr);
     return;
@@ -8300,8 +8300,8 @@ void mpi_graph_map_(void *f_comm, void *f_nnodes, void *f_index, void *f_edges, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(160, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newrank ? (uint64_t)(int64_t)(*tracer_args.newrank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_map_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_map__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_map, tracer_record);
   else
@@ -8322,7 +8322,7 @@ void mpi_graph_neighbors_count_(void *f_comm, void *f_rank, void *f_nneighbors, 
         openmpi_fortran_library, "mpi_graph_neighbors_count_", (void **)&openmpi_real_mpi_graph_neighbors_count_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_rank, f_nneighbors, f_ierr);
     return;
@@ -8349,8 +8349,8 @@ void mpi_graph_neighbors_count_(void *f_comm, void *f_rank, void *f_nneighbors, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(161, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.nneighbors ? (uint64_t)(int64_t)(*tracer_args.nneighbors) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors_count_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors_count__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors_count, tracer_record);
   else
@@ -8373,7 +8373,7 @@ void mpi_graph_neighbors_(void *f_comm, void *f_rank, void *f_maxneighbors, void
         openmpi_fortran_library, "mpi_graph_neighbors_", (void **)&openmpi_real_mpi_graph_neighbors_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_rank, f_maxneighbors, f_neighbors, f_ierr);
     return;
@@ -8398,8 +8398,8 @@ void mpi_graph_neighbors_(void *f_comm, void *f_rank, void *f_maxneighbors, void
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(162, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors, tracer_record);
   else
@@ -8420,7 +8420,7 @@ void mpi_graphdims_get_(void *f_comm, void *f_nnodes, void *f_nedges, MPI_Fint *
         openmpi_fortran_library, "mpi_graphdims_get_", (void **)&openmpi_real_mpi_graphdims_get_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_nnodes, f_nedges, f_ierr);
     return;
@@ -8450,8 +8450,8 @@ void mpi_graphdims_get_(void *f_comm, void *f_nnodes, void *f_nedges, MPI_Fint *
   tracer_record[3] = tracer_record_call(163, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.nnodes ? (uint64_t)(int64_t)(*tracer_args.nnodes) : 0;
   tracer_record[8] = tracer_args.nedges ? (uint64_t)(int64_t)(*tracer_args.nedges) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graphdims_get_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graphdims_get__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graphdims_get, tracer_record);
   else
@@ -8472,7 +8472,7 @@ void mpi_grequest_complete_(void *f_request, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_grequest_complete_", (void **)&openmpi_real_mpi_grequest_complete_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_request, f_ierr);
     return;
@@ -8492,8 +8492,8 @@ void mpi_grequest_complete_(void *f_request, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(164, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_complete_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_complete__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_complete, tracer_record);
   else
@@ -8516,7 +8516,7 @@ void mpi_grequest_start_(void *f_query_fn, void *f_free_fn, void *f_cancel_fn, v
         openmpi_fortran_library, "mpi_grequest_start_", (void **)&openmpi_real_mpi_grequest_start_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_query_fn, f_free_fn, f_cancel_fn, f_extra_state, f_request, f_ierr);
     return;
@@ -8544,8 +8544,8 @@ void mpi_grequest_start_(void *f_query_fn, void *f_free_fn, void *f_cancel_fn, v
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(165, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_start_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_start__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_start, tracer_record);
   else
@@ -8566,7 +8566,7 @@ void mpi_group_compare_(void *f_group1, void *f_group2, void *f_result, MPI_Fint
         openmpi_fortran_library, "mpi_group_compare_", (void **)&openmpi_real_mpi_group_compare_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_group1, f_group2, f_result, f_ierr);
     return;
@@ -8593,8 +8593,8 @@ void mpi_group_compare_(void *f_group1, void *f_group2, void *f_result, MPI_Fint
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(166, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.result ? (uint64_t)(int64_t)(*tracer_args.result) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_compare_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_compare__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_compare, tracer_record);
   else
@@ -8615,7 +8615,7 @@ void mpi_group_difference_(void *f_group1, void *f_group2, void *f_newgroup, MPI
         openmpi_fortran_library, "mpi_group_difference_", (void **)&openmpi_real_mpi_group_difference_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_group1, f_group2, f_newgroup, f_ierr);
     return;
@@ -8642,8 +8642,8 @@ void mpi_group_difference_(void *f_group1, void *f_group2, void *f_newgroup, MPI
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(167, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_difference_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_difference__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_difference, tracer_record);
   else
@@ -8664,7 +8664,7 @@ void mpi_group_excl_(void *f_group, void *f_n, void *f_ranks, void *f_newgroup, 
         openmpi_fortran_library, "mpi_group_excl_", (void **)&openmpi_real_mpi_group_excl_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_group, f_n, f_ranks, f_newgroup, f_ierr);
     return;
@@ -8692,8 +8692,8 @@ void mpi_group_excl_(void *f_group, void *f_n, void *f_ranks, void *f_newgroup, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(168, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_excl_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_excl__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_excl, tracer_record);
   else
@@ -8714,7 +8714,7 @@ void mpi_group_free_(void *f_group, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_group_free_", (void **)&openmpi_real_mpi_group_free_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_group, f_ierr);
     return;
@@ -8737,8 +8737,8 @@ void mpi_group_free_(void *f_group, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(169, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_free, tracer_record);
   else
@@ -8759,7 +8759,7 @@ void mpi_group_incl_(void *f_group, void *f_n, void *f_ranks, void *f_newgroup, 
         openmpi_fortran_library, "mpi_group_incl_", (void **)&openmpi_real_mpi_group_incl_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_group, f_n, f_ranks, f_newgroup, f_ierr);
     return;
@@ -8787,8 +8787,8 @@ void mpi_group_incl_(void *f_group, void *f_n, void *f_ranks, void *f_newgroup, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(170, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_incl_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_incl__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_incl, tracer_record);
   else
@@ -8809,7 +8809,7 @@ void mpi_group_intersection_(void *f_group1, void *f_group2, void *f_newgroup, M
         openmpi_fortran_library, "mpi_group_intersection_", (void **)&openmpi_real_mpi_group_intersection_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_group1, f_group2, f_newgroup, f_ierr);
     return;
@@ -8836,8 +8836,8 @@ void mpi_group_intersection_(void *f_group1, void *f_group2, void *f_newgroup, M
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(171, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_intersection_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_intersection__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_intersection, tracer_record);
   else
@@ -8860,7 +8860,7 @@ void mpi_group_range_excl_(void *f_group, void *f_n, void *f_ranges, void *f_new
         openmpi_fortran_library, "mpi_group_range_excl_", (void **)&openmpi_real_mpi_group_range_excl_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_group, f_n, f_ranges, f_newgroup, f_ierr);
     return;
@@ -8888,8 +8888,8 @@ void mpi_group_range_excl_(void *f_group, void *f_n, void *f_ranges, void *f_new
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(172, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_excl_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_excl__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_excl, tracer_record);
   else
@@ -8912,7 +8912,7 @@ void mpi_group_range_incl_(void *f_group, void *f_n, void *f_ranges, void *f_new
         openmpi_fortran_library, "mpi_group_range_incl_", (void **)&openmpi_real_mpi_group_range_incl_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_group, f_n, f_ranges, f_newgroup, f_ierr);
     return;
@@ -8940,8 +8940,8 @@ void mpi_group_range_incl_(void *f_group, void *f_n, void *f_ranges, void *f_new
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(173, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_incl_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_incl__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_incl, tracer_record);
   else
@@ -8962,7 +8962,7 @@ void mpi_group_rank_(void *f_group, void *f_rank, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_group_rank_", (void **)&openmpi_real_mpi_group_rank_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_group, f_rank, f_ierr);
     return;
@@ -8987,8 +8987,8 @@ void mpi_group_rank_(void *f_group, void *f_rank, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(174, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_rank_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_rank__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_rank, tracer_record);
   else
@@ -9009,7 +9009,7 @@ void mpi_group_size_(void *f_group, void *f_size, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_group_size_", (void **)&openmpi_real_mpi_group_size_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_group, f_size, f_ierr);
     return;
@@ -9034,8 +9034,8 @@ void mpi_group_size_(void *f_group, void *f_size, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(175, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_size_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_size__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_size, tracer_record);
   else
@@ -9059,7 +9059,7 @@ void mpi_group_translate_ranks_(void *f_group1, void *f_n, void *f_ranks1, void 
         openmpi_fortran_library, "mpi_group_translate_ranks_", (void **)&openmpi_real_mpi_group_translate_ranks_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_group1, f_n, f_ranks1, f_group2, f_ranks2, f_ierr);
     return;
@@ -9085,8 +9085,8 @@ void mpi_group_translate_ranks_(void *f_group1, void *f_n, void *f_ranks1, void 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(176, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_translate_ranks_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_translate_ranks__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_translate_ranks, tracer_record);
   else
@@ -9107,7 +9107,7 @@ void mpi_group_union_(void *f_group1, void *f_group2, void *f_newgroup, MPI_Fint
         openmpi_fortran_library, "mpi_group_union_", (void **)&openmpi_real_mpi_group_union_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_group1, f_group2, f_newgroup, f_ierr);
     return;
@@ -9134,8 +9134,8 @@ void mpi_group_union_(void *f_group1, void *f_group2, void *f_newgroup, MPI_Fint
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(177, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_union_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_union__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_union, tracer_record);
   else
@@ -9159,7 +9159,7 @@ void mpi_ibsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
         openmpi_fortran_library, "mpi_ibsend_", (void **)&openmpi_real_mpi_ibsend_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buf, f_count, f_datatype, f_dest, f_tag, f_comm, f_request, f_ierr);
     return;
@@ -9195,8 +9195,8 @@ void mpi_ibsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibsend_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibsend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibsend, tracer_record);
   else
@@ -9219,7 +9219,7 @@ void mpi_improbe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void 
         openmpi_fortran_library, "mpi_improbe_", (void **)&openmpi_real_mpi_improbe_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_source, f_tag, f_comm, f_flag, f_message, f_status, f_ierr);
     return;
@@ -9254,8 +9254,8 @@ void mpi_improbe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void 
   tracer_record[3] = tracer_record_call(179, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record[11] = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Improbe_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Improbe__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Improbe, tracer_record);
   else
@@ -9278,7 +9278,7 @@ void mpi_imrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void
         openmpi_fortran_library, "mpi_imrecv_", (void **)&openmpi_real_mpi_imrecv_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buf, f_count, f_type, f_message, f_request, f_ierr);
     return;
@@ -9312,8 +9312,8 @@ void mpi_imrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void
   tracer_record[3] = tracer_record_call(180, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
   tracer_record[10] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Imrecv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Imrecv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Imrecv, tracer_record);
   else
@@ -9334,7 +9334,7 @@ void mpi_info_create_(void *f_info, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_info_create_", (void **)&openmpi_real_mpi_info_create_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_info, f_ierr);
     return;
@@ -9357,8 +9357,8 @@ void mpi_info_create_(void *f_info, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(181, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.info ? (uint64_t)(uintptr_t)(*tracer_args.info) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_create, tracer_record);
   else
@@ -9379,7 +9379,7 @@ void mpi_info_delete_(void *f_info, void *f_key, MPI_Fint *f_ierr, size_t f_key_
         openmpi_fortran_library, "mpi_info_delete_", (void **)&openmpi_real_mpi_info_delete_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_info, f_key, f_ierr, f_key_len);
     return;
@@ -9400,8 +9400,8 @@ void mpi_info_delete_(void *f_info, void *f_key, MPI_Fint *f_ierr, size_t f_key_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(182, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_delete_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_delete__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_delete, tracer_record);
   else
@@ -9422,7 +9422,7 @@ void mpi_info_dup_(void *f_info, void *f_newinfo, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_info_dup_", (void **)&openmpi_real_mpi_info_dup_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_info, f_newinfo, f_ierr);
     return;
@@ -9447,8 +9447,8 @@ void mpi_info_dup_(void *f_info, void *f_newinfo, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(183, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.newinfo ? (uint64_t)(uintptr_t)(*tracer_args.newinfo) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_dup_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_dup__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_dup, tracer_record);
   else
@@ -9469,7 +9469,7 @@ void mpi_info_free_(void *f_info, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_info_free_", (void **)&openmpi_real_mpi_info_free_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_info, f_ierr);
     return;
@@ -9492,8 +9492,8 @@ void mpi_info_free_(void *f_info, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(184, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.info ? (uint64_t)(uintptr_t)(*tracer_args.info) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_free, tracer_record);
   else
@@ -9516,7 +9516,7 @@ void mpi_info_get_(void *f_info, void *f_key, void *f_valuelen, void *f_value, v
         openmpi_fortran_library, "mpi_info_get_", (void **)&openmpi_real_mpi_info_get_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_info, f_key, f_valuelen, f_value, f_flag, f_ierr, f_key_len);
     return;
@@ -9549,8 +9549,8 @@ void mpi_info_get_(void *f_info, void *f_key, void *f_valuelen, void *f_value, v
   tracer_record[3] = tracer_record_call(185, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
   tracer_record[10] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get, tracer_record);
   else
@@ -9571,7 +9571,7 @@ void mpi_info_get_nkeys_(void *f_info, void *f_nkeys, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_info_get_nkeys_", (void **)&openmpi_real_mpi_info_get_nkeys_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_info, f_nkeys, f_ierr);
     return;
@@ -9596,8 +9596,8 @@ void mpi_info_get_nkeys_(void *f_info, void *f_nkeys, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(186, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.nkeys ? (uint64_t)(int64_t)(*tracer_args.nkeys) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nkeys_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nkeys__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nkeys, tracer_record);
   else
@@ -9618,7 +9618,7 @@ void mpi_info_get_nthkey_(void *f_info, void *f_n, void *f_key, MPI_Fint *f_ierr
         openmpi_fortran_library, "mpi_info_get_nthkey_", (void **)&openmpi_real_mpi_info_get_nthkey_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_info, f_n, f_key, f_ierr);
     return;
@@ -9645,8 +9645,8 @@ void mpi_info_get_nthkey_(void *f_info, void *f_n, void *f_key, MPI_Fint *f_ierr
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(187, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.key ? (uint64_t)(int64_t)(*tracer_args.key) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nthkey_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nthkey__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nthkey, tracer_record);
   else
@@ -9669,7 +9669,7 @@ void mpi_info_get_valuelen_(void *f_info, void *f_key, void *f_valuelen, void *f
         openmpi_fortran_library, "mpi_info_get_valuelen_", (void **)&openmpi_real_mpi_info_get_valuelen_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_info, f_key, f_valuelen, f_flag, f_ierr, f_key_len);
     return;
@@ -9700,8 +9700,8 @@ void mpi_info_get_valuelen_(void *f_info, void *f_key, void *f_valuelen, void *f
   tracer_record[3] = tracer_record_call(188, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.valuelen ? (uint64_t)(int64_t)(*tracer_args.valuelen) : 0;
   tracer_record[9] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_valuelen_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_valuelen__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_valuelen, tracer_record);
   else
@@ -9724,7 +9724,7 @@ void mpi_info_set_(void *f_info, void *f_key, void *f_value, MPI_Fint *f_ierr, s
         openmpi_fortran_library, "mpi_info_set_", (void **)&openmpi_real_mpi_info_set_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_info, f_key, f_value, f_ierr, f_key_len, f_value_len);
     return;
@@ -9746,8 +9746,8 @@ void mpi_info_set_(void *f_info, void *f_key, void *f_value, MPI_Fint *f_ierr, s
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(189, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_set_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_set__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_set, tracer_record);
   else
@@ -9768,7 +9768,7 @@ void mpi_init_(MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_init_", (void **)&openmpi_real_mpi_init_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_ierr);
     return;
@@ -9790,8 +9790,8 @@ void mpi_init_(MPI_Fint *f_ierr) {
   tracer_record[3] = tracer_record_call(190, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.argc ? (uint64_t)(int64_t)(*tracer_args.argc) : 0;
   tracer_record[7] = tracer_args.argv ? (uint64_t)(uintptr_t)(*tracer_args.argv) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init, tracer_record);
   else
@@ -9812,7 +9812,7 @@ void mpi_initialized_(void *f_flag, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_initialized_", (void **)&openmpi_real_mpi_initialized_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_flag, f_ierr);
     return;
@@ -9835,8 +9835,8 @@ void mpi_initialized_(void *f_flag, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(191, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Initialized_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Initialized__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Initialized, tracer_record);
   else
@@ -9857,7 +9857,7 @@ void mpi_init_thread_(void *f_required, void *f_provided, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_init_thread_", (void **)&openmpi_real_mpi_init_thread_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_required, f_provided, f_ierr);
     return;
@@ -9886,8 +9886,8 @@ void mpi_init_thread_(void *f_required, void *f_provided, MPI_Fint *f_ierr) {
   tracer_record[8] = tracer_args.argc ? (uint64_t)(int64_t)(*tracer_args.argc) : 0;
   tracer_record[9] = tracer_args.argv ? (uint64_t)(uintptr_t)(*tracer_args.argv) : 0;
   tracer_record[10] = tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init_thread_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init_thread__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init_thread, tracer_record);
   else
@@ -9913,7 +9913,7 @@ void mpi_intercomm_create_(void *f_local_comm, void *f_local_leader, void *f_bri
         openmpi_fortran_library, "mpi_intercomm_create_", (void **)&openmpi_real_mpi_intercomm_create_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_local_comm, f_local_leader, f_bridge_comm, f_remote_leader, f_tag, f_newintercomm,
                 f_ierr);
@@ -9948,8 +9948,8 @@ void mpi_intercomm_create_(void *f_local_comm, void *f_local_leader, void *f_bri
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(193, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.newintercomm ? (uint64_t)(uintptr_t)(*tracer_args.newintercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_create, tracer_record);
   else
@@ -9970,7 +9970,7 @@ void mpi_intercomm_merge_(void *f_intercomm, void *f_high, void *f_newintercomm,
         openmpi_fortran_library, "mpi_intercomm_merge_", (void **)&openmpi_real_mpi_intercomm_merge_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_intercomm, f_high, f_newintercomm, f_ierr);
     return;
@@ -9997,8 +9997,8 @@ void mpi_intercomm_merge_(void *f_intercomm, void *f_high, void *f_newintercomm,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(194, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.newintercomm ? (uint64_t)(uintptr_t)(*tracer_args.newintercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_merge_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_merge__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_merge, tracer_record);
   else
@@ -10021,7 +10021,7 @@ void mpi_iprobe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void *
         openmpi_fortran_library, "mpi_iprobe_", (void **)&openmpi_real_mpi_iprobe_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_source, f_tag, f_comm, f_flag, f_status, f_ierr);
     return;
@@ -10051,8 +10051,8 @@ void mpi_iprobe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void *
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(195, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iprobe_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iprobe__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iprobe, tracer_record);
   else
@@ -10076,7 +10076,7 @@ void mpi_irecv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, vo
         openmpi_fortran_library, "mpi_irecv_", (void **)&openmpi_real_mpi_irecv_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buf, f_count, f_datatype, f_source, f_tag, f_comm, f_request, f_ierr);
     return;
@@ -10112,8 +10112,8 @@ void mpi_irecv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, vo
   tracer_record[3] = tracer_record_call(196, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irecv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irecv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irecv, tracer_record);
   else
@@ -10137,7 +10137,7 @@ void mpi_irsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
         openmpi_fortran_library, "mpi_irsend_", (void **)&openmpi_real_mpi_irsend_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buf, f_count, f_datatype, f_dest, f_tag, f_comm, f_request, f_ierr);
     return;
@@ -10173,8 +10173,8 @@ void mpi_irsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_record[3] = tracer_record_call(197, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irsend_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irsend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irsend, tracer_record);
   else
@@ -10198,7 +10198,7 @@ void mpi_isend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
         openmpi_fortran_library, "mpi_isend_", (void **)&openmpi_real_mpi_isend_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buf, f_count, f_datatype, f_dest, f_tag, f_comm, f_request, f_ierr);
     return;
@@ -10234,8 +10234,8 @@ void mpi_isend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   tracer_record[3] = tracer_record_call(198, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Isend_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Isend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Isend, tracer_record);
   else
@@ -10259,7 +10259,7 @@ void mpi_issend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
         openmpi_fortran_library, "mpi_issend_", (void **)&openmpi_real_mpi_issend_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buf, f_count, f_datatype, f_dest, f_tag, f_comm, f_request, f_ierr);
     return;
@@ -10295,8 +10295,8 @@ void mpi_issend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_record[3] = tracer_record_call(199, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Issend_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Issend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Issend, tracer_record);
   else
@@ -10317,7 +10317,7 @@ void mpi_is_thread_main_(void *f_flag, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_is_thread_main_", (void **)&openmpi_real_mpi_is_thread_main_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_flag, f_ierr);
     return;
@@ -10340,8 +10340,8 @@ void mpi_is_thread_main_(void *f_flag, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(200, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Is_thread_main_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Is_thread_main__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Is_thread_main, tracer_record);
   else
@@ -10364,7 +10364,7 @@ void mpi_lookup_name_(void *f_service_name, void *f_info, void *f_port_name, MPI
         openmpi_fortran_library, "mpi_lookup_name_", (void **)&openmpi_real_mpi_lookup_name_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_service_name, f_info, f_port_name, f_ierr, f_service_name_len);
     return;
@@ -10390,8 +10390,8 @@ void mpi_lookup_name_(void *f_service_name, void *f_info, void *f_port_name, MPI
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(201, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.port_name ? (uint64_t)(int64_t)(*tracer_args.port_name) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Lookup_name_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Lookup_name__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Lookup_name, tracer_record);
   else
@@ -10414,7 +10414,7 @@ void mpi_mprobe_(void *f_source, void *f_tag, void *f_comm, void *f_message, voi
         openmpi_fortran_library, "mpi_mprobe_", (void **)&openmpi_real_mpi_mprobe_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_source, f_tag, f_comm, f_message, f_status, f_ierr);
     return;
@@ -10444,8 +10444,8 @@ void mpi_mprobe_(void *f_source, void *f_tag, void *f_comm, void *f_message, voi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(202, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mprobe_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mprobe__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mprobe, tracer_record);
   else
@@ -10468,7 +10468,7 @@ void mpi_mrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void 
         openmpi_fortran_library, "mpi_mrecv_", (void **)&openmpi_real_mpi_mrecv_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buf, f_count, f_type, f_message, f_status, f_ierr);
     return;
@@ -10498,8 +10498,8 @@ void mpi_mrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(203, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mrecv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mrecv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mrecv, tracer_record);
   else
@@ -10523,7 +10523,7 @@ void mpi_neighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtyp
         openmpi_fortran_library, "mpi_neighbor_allgather_", (void **)&openmpi_real_mpi_neighbor_allgather_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
                 f_ierr);
@@ -10557,8 +10557,8 @@ void mpi_neighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtyp
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(204, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgather_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgather__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgather, tracer_record);
   else
@@ -10584,7 +10584,7 @@ void mpi_ineighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendty
         openmpi_fortran_library, "mpi_ineighbor_allgather_", (void **)&openmpi_real_mpi_ineighbor_allgather_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
                 f_request, f_ierr);
@@ -10623,8 +10623,8 @@ void mpi_ineighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendty
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(205, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgather_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgather__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgather, tracer_record);
   else
@@ -10650,7 +10650,7 @@ void mpi_neighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendty
         openmpi_fortran_library, "mpi_neighbor_allgatherv_", (void **)&openmpi_real_mpi_neighbor_allgatherv_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype,
                 f_comm, f_ierr);
@@ -10684,8 +10684,8 @@ void mpi_neighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendty
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(206, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgatherv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgatherv, tracer_record);
   else
@@ -10711,7 +10711,7 @@ void mpi_ineighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendt
         openmpi_fortran_library, "mpi_ineighbor_allgatherv_", (void **)&openmpi_real_mpi_ineighbor_allgatherv_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype,
                 f_comm, f_request, f_ierr);
@@ -10750,8 +10750,8 @@ void mpi_ineighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendt
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(207, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgatherv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgatherv, tracer_record);
   else
@@ -10775,7 +10775,7 @@ void mpi_neighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype
         openmpi_fortran_library, "mpi_neighbor_alltoall_", (void **)&openmpi_real_mpi_neighbor_alltoall_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
                 f_ierr);
@@ -10809,8 +10809,8 @@ void mpi_neighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(208, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoall_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoall__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoall, tracer_record);
   else
@@ -10836,7 +10836,7 @@ void mpi_ineighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtyp
         openmpi_fortran_library, "mpi_ineighbor_alltoall_", (void **)&openmpi_real_mpi_ineighbor_alltoall_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
                 f_request, f_ierr);
@@ -10875,8 +10875,8 @@ void mpi_ineighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtyp
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(209, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoall_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoall, tracer_record);
   else
@@ -10902,7 +10902,7 @@ void mpi_neighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispl
         openmpi_fortran_library, "mpi_neighbor_alltoallv_", (void **)&openmpi_real_mpi_neighbor_alltoallv_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtype, f_recvbuf, f_recvcounts, f_rdispls,
                 f_recvtype, f_comm, f_ierr);
@@ -10936,8 +10936,8 @@ void mpi_neighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispl
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(210, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallv, tracer_record);
   else
@@ -10965,7 +10965,7 @@ void mpi_ineighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdisp
         openmpi_fortran_library, "mpi_ineighbor_alltoallv_", (void **)&openmpi_real_mpi_ineighbor_alltoallv_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtype, f_recvbuf, f_recvcounts, f_rdispls,
                 f_recvtype, f_comm, f_request, f_ierr);
@@ -11004,8 +11004,8 @@ void mpi_ineighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdisp
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(211, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallv, tracer_record);
   else
@@ -11031,7 +11031,7 @@ void mpi_neighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispl
         openmpi_fortran_library, "mpi_neighbor_alltoallw_", (void **)&openmpi_real_mpi_neighbor_alltoallw_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtypes, f_recvbuf, f_recvcounts, f_rdispls,
                 f_recvtypes, f_comm, f_ierr);
@@ -11063,8 +11063,8 @@ void mpi_neighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispl
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(212, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallw_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallw, tracer_record);
   else
@@ -11092,7 +11092,7 @@ void mpi_ineighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdisp
         openmpi_fortran_library, "mpi_ineighbor_alltoallw_", (void **)&openmpi_real_mpi_ineighbor_alltoallw_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtypes, f_recvbuf, f_recvcounts, f_rdispls,
                 f_recvtypes, f_comm, f_request, f_ierr);
@@ -11129,8 +11129,8 @@ void mpi_ineighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdisp
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(213, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallw_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallw, tracer_record);
   else
@@ -11151,7 +11151,7 @@ void mpi_op_commutative_(void *f_op, void *f_commute, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_op_commutative_", (void **)&openmpi_real_mpi_op_commutative_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_op, f_commute, f_ierr);
     return;
@@ -11176,8 +11176,8 @@ void mpi_op_commutative_(void *f_op, void *f_commute, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(214, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.commute ? (uint64_t)(int64_t)(*tracer_args.commute) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_commutative_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_commutative__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_commutative, tracer_record);
   else
@@ -11198,7 +11198,7 @@ void mpi_op_create_(void *f_function, void *f_commute, void *f_op, MPI_Fint *f_i
         openmpi_fortran_library, "mpi_op_create_", (void **)&openmpi_real_mpi_op_create_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_function, f_commute, f_op, f_ierr);
     return;
@@ -11224,8 +11224,8 @@ void mpi_op_create_(void *f_function, void *f_commute, void *f_op, MPI_Fint *f_i
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(215, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.op ? (uint64_t)(uintptr_t)(*tracer_args.op) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_create, tracer_record);
   else
@@ -11246,7 +11246,7 @@ void mpi_open_port_(void *f_info, void *f_port_name, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_open_port_", (void **)&openmpi_real_mpi_open_port_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_info, f_port_name, f_ierr);
     return;
@@ -11271,8 +11271,8 @@ void mpi_open_port_(void *f_info, void *f_port_name, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(216, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.port_name ? (uint64_t)(int64_t)(*tracer_args.port_name) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Open_port_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Open_port__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Open_port, tracer_record);
   else
@@ -11293,7 +11293,7 @@ void mpi_op_free_(void *f_op, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_op_free_", (void **)&openmpi_real_mpi_op_free_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_op, f_ierr);
     return;
@@ -11316,8 +11316,8 @@ void mpi_op_free_(void *f_op, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(217, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.op ? (uint64_t)(uintptr_t)(*tracer_args.op) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_free, tracer_record);
   else
@@ -11341,7 +11341,7 @@ void mpi_pack_external_(void *f_datarep, void *f_inbuf, void *f_incount, void *f
         openmpi_fortran_library, "mpi_pack_external_", (void **)&openmpi_real_mpi_pack_external_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_datarep, f_inbuf, f_incount, f_datatype, f_outbuf, f_outsize, f_position, f_ierr);
     return;
@@ -11375,8 +11375,8 @@ void mpi_pack_external_(void *f_datarep, void *f_inbuf, void *f_incount, void *f
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(218, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external, tracer_record);
   else
@@ -11399,7 +11399,7 @@ void mpi_pack_external_size_(void *f_datarep, void *f_incount, void *f_datatype,
         openmpi_fortran_library, "mpi_pack_external_size_", (void **)&openmpi_real_mpi_pack_external_size_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_datarep, f_incount, f_datatype, f_size, f_ierr);
     return;
@@ -11427,8 +11427,8 @@ void mpi_pack_external_size_(void *f_datarep, void *f_incount, void *f_datatype,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(219, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external_size_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external_size__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external_size, tracer_record);
   else
@@ -11452,7 +11452,7 @@ void mpi_pack_(void *f_inbuf, void *f_incount, void *f_datatype, void *f_outbuf,
         openmpi_fortran_library, "mpi_pack_", (void **)&openmpi_real_mpi_pack_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_inbuf, f_incount, f_datatype, f_outbuf, f_outsize, f_position, f_comm, f_ierr);
     return;
@@ -11487,8 +11487,8 @@ void mpi_pack_(void *f_inbuf, void *f_incount, void *f_datatype, void *f_outbuf,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(220, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack, tracer_record);
   else
@@ -11509,7 +11509,7 @@ void mpi_pack_size_(void *f_incount, void *f_datatype, void *f_comm, void *f_siz
         openmpi_fortran_library, "mpi_pack_size_", (void **)&openmpi_real_mpi_pack_size_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_incount, f_datatype, f_comm, f_size, f_ierr);
     return;
@@ -11538,8 +11538,8 @@ void mpi_pack_size_(void *f_incount, void *f_datatype, void *f_comm, void *f_siz
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(221, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_size_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_size__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_size, tracer_record);
   else
@@ -11560,7 +11560,7 @@ void mpi_probe_(void *f_source, void *f_tag, void *f_comm, void *f_status, MPI_F
         openmpi_fortran_library, "mpi_probe_", (void **)&openmpi_real_mpi_probe_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_source, f_tag, f_comm, f_status, f_ierr);
     return;
@@ -11585,8 +11585,8 @@ void mpi_probe_(void *f_source, void *f_tag, void *f_comm, void *f_status, MPI_F
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(222, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Probe_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Probe__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Probe, tracer_record);
   else
@@ -11609,7 +11609,7 @@ void mpi_publish_name_(void *f_service_name, void *f_info, void *f_port_name, MP
         openmpi_fortran_library, "mpi_publish_name_", (void **)&openmpi_real_mpi_publish_name_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_service_name, f_info, f_port_name, f_ierr, f_service_name_len, f_port_name_len);
     return;
@@ -11631,8 +11631,8 @@ void mpi_publish_name_(void *f_service_name, void *f_info, void *f_port_name, MP
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(223, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Publish_name_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Publish_name__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Publish_name, tracer_record);
   else
@@ -11658,7 +11658,7 @@ void mpi_put_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
         openmpi_fortran_library, "mpi_put_", (void **)&openmpi_real_mpi_put_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp,
                 f_target_count, f_target_datatype, f_win, f_ierr);
@@ -11695,8 +11695,8 @@ void mpi_put_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(224, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Put_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Put__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Put, tracer_record);
   else
@@ -11717,7 +11717,7 @@ void mpi_query_thread_(void *f_provided, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_query_thread_", (void **)&openmpi_real_mpi_query_thread_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_provided, f_ierr);
     return;
@@ -11740,8 +11740,8 @@ void mpi_query_thread_(void *f_provided, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(225, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Query_thread_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Query_thread__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Query_thread, tracer_record);
   else
@@ -11769,7 +11769,7 @@ void mpi_raccumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_
         openmpi_fortran_library, "mpi_raccumulate_", (void **)&openmpi_real_mpi_raccumulate_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp,
                 f_target_count, f_target_datatype, f_op, f_win, f_request, f_ierr);
@@ -11813,8 +11813,8 @@ void mpi_raccumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_
   tracer_record[3] = tracer_record_call(226, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[15] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Raccumulate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Raccumulate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Raccumulate, tracer_record);
   else
@@ -11838,7 +11838,7 @@ void mpi_recv_init_(void *f_buf, void *f_count, void *f_datatype, void *f_source
         openmpi_fortran_library, "mpi_recv_init_", (void **)&openmpi_real_mpi_recv_init_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buf, f_count, f_datatype, f_source, f_tag, f_comm, f_request, f_ierr);
     return;
@@ -11874,8 +11874,8 @@ void mpi_recv_init_(void *f_buf, void *f_count, void *f_datatype, void *f_source
   tracer_record[3] = tracer_record_call(227, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_init_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_init, tracer_record);
   else
@@ -11899,7 +11899,7 @@ void mpi_recv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, voi
         openmpi_fortran_library, "mpi_recv_", (void **)&openmpi_real_mpi_recv_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buf, f_count, f_datatype, f_source, f_tag, f_comm, f_status, f_ierr);
     return;
@@ -11931,8 +11931,8 @@ void mpi_recv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, voi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(228, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv, tracer_record);
   else
@@ -11956,7 +11956,7 @@ void mpi_reduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dataty
         openmpi_fortran_library, "mpi_reduce_", (void **)&openmpi_real_mpi_reduce_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_recvbuf, f_count, f_datatype, f_op, f_root, f_comm, f_ierr);
     return;
@@ -11989,8 +11989,8 @@ void mpi_reduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dataty
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(229, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce, tracer_record);
   else
@@ -12014,7 +12014,7 @@ void mpi_ireduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
         openmpi_fortran_library, "mpi_ireduce_", (void **)&openmpi_real_mpi_ireduce_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_recvbuf, f_count, f_datatype, f_op, f_root, f_comm, f_request, f_ierr);
     return;
@@ -12052,8 +12052,8 @@ void mpi_ireduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
   tracer_record[3] = tracer_record_call(230, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[13] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce, tracer_record);
   else
@@ -12076,7 +12076,7 @@ void mpi_reduce_local_(void *f_inbuf, void *f_inoutbuf, void *f_count, void *f_d
         openmpi_fortran_library, "mpi_reduce_local_", (void **)&openmpi_real_mpi_reduce_local_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_inbuf, f_inoutbuf, f_count, f_datatype, f_op, f_ierr);
     return;
@@ -12104,8 +12104,8 @@ void mpi_reduce_local_(void *f_inbuf, void *f_inoutbuf, void *f_count, void *f_d
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(231, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_local_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_local__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_local, tracer_record);
   else
@@ -12129,7 +12129,7 @@ void mpi_reduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, v
         openmpi_fortran_library, "mpi_reduce_scatter_", (void **)&openmpi_real_mpi_reduce_scatter_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_recvbuf, f_recvcounts, f_datatype, f_op, f_comm, f_ierr);
     return;
@@ -12158,8 +12158,8 @@ void mpi_reduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, v
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(232, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter, tracer_record);
   else
@@ -12183,7 +12183,7 @@ void mpi_ireduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, 
         openmpi_fortran_library, "mpi_ireduce_scatter_", (void **)&openmpi_real_mpi_ireduce_scatter_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_recvbuf, f_recvcounts, f_datatype, f_op, f_comm, f_request, f_ierr);
     return;
@@ -12217,8 +12217,8 @@ void mpi_ireduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(233, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter, tracer_record);
   else
@@ -12242,7 +12242,7 @@ void mpi_reduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvcou
         openmpi_fortran_library, "mpi_reduce_scatter_block_", (void **)&openmpi_real_mpi_reduce_scatter_block_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_recvbuf, f_recvcount, f_datatype, f_op, f_comm, f_ierr);
     return;
@@ -12273,8 +12273,8 @@ void mpi_reduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvcou
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(234, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter_block_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter_block__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter_block, tracer_record);
   else
@@ -12300,7 +12300,7 @@ void mpi_ireduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvco
         openmpi_fortran_library, "mpi_ireduce_scatter_block_", (void **)&openmpi_real_mpi_ireduce_scatter_block_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_recvbuf, f_recvcount, f_datatype, f_op, f_comm, f_request, f_ierr);
     return;
@@ -12336,8 +12336,8 @@ void mpi_ireduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvco
   tracer_record[3] = tracer_record_call(235, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter_block_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter_block, tracer_record);
   else
@@ -12363,7 +12363,7 @@ void mpi_register_datarep_(void *f_datarep, void *f_read_conversion_fn, void *f_
         openmpi_fortran_library, "mpi_register_datarep_", (void **)&openmpi_real_mpi_register_datarep_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_datarep, f_read_conversion_fn, f_write_conversion_fn, f_dtype_file_extent_fn,
                 f_extra_state, f_ierr, f_datarep_len);
@@ -12389,8 +12389,8 @@ void mpi_register_datarep_(void *f_datarep, void *f_read_conversion_fn, void *f_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(236, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Register_datarep_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Register_datarep__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Register_datarep, tracer_record);
   else
@@ -12411,7 +12411,7 @@ void mpi_request_free_(void *f_request, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_request_free_", (void **)&openmpi_real_mpi_request_free_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_request, f_ierr);
     return;
@@ -12434,8 +12434,8 @@ void mpi_request_free_(void *f_request, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(237, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_free, tracer_record);
   else
@@ -12456,7 +12456,7 @@ void mpi_request_get_status_(void *f_request, void *f_flag, void *f_status, MPI_
         openmpi_fortran_library, "mpi_request_get_status_", (void **)&openmpi_real_mpi_request_get_status_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_request, f_flag, f_status, f_ierr);
     return;
@@ -12482,8 +12482,8 @@ void mpi_request_get_status_(void *f_request, void *f_flag, void *f_status, MPI_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(238, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_get_status_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_get_status__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_get_status, tracer_record);
   else
@@ -12509,7 +12509,7 @@ void mpi_rget_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
         openmpi_fortran_library, "mpi_rget_", (void **)&openmpi_real_mpi_rget_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp,
                 f_target_count, f_target_datatype, f_win, f_request, f_ierr);
@@ -12551,8 +12551,8 @@ void mpi_rget_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
   tracer_record[3] = tracer_record_call(239, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget, tracer_record);
   else
@@ -12583,7 +12583,7 @@ void mpi_rget_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_ori
         openmpi_fortran_library, "mpi_rget_accumulate_", (void **)&openmpi_real_mpi_rget_accumulate_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_result_addr, f_result_count,
                 f_result_datatype, f_target_rank, f_target_disp, f_target_count, f_target_datatype,
@@ -12634,8 +12634,8 @@ void mpi_rget_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_ori
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(240, tracer_depth, tracer_args.tracer_status);
   tracer_record[17] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget_accumulate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget_accumulate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget_accumulate, tracer_record);
   else
@@ -12661,7 +12661,7 @@ void mpi_rput_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
         openmpi_fortran_library, "mpi_rput_", (void **)&openmpi_real_mpi_rput_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp,
                 f_target_cout, f_target_datatype, f_win, f_request, f_ierr);
@@ -12703,8 +12703,8 @@ void mpi_rput_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
   tracer_record[3] = tracer_record_call(241, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rput_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rput__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rput, tracer_record);
   else
@@ -12727,7 +12727,7 @@ void mpi_rsend_(void *f_ibuf, void *f_count, void *f_datatype, void *f_dest, voi
         openmpi_fortran_library, "mpi_rsend_", (void **)&openmpi_real_mpi_rsend_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_ibuf, f_count, f_datatype, f_dest, f_tag, f_comm, f_ierr);
     return;
@@ -12758,8 +12758,8 @@ void mpi_rsend_(void *f_ibuf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(242, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend, tracer_record);
   else
@@ -12783,7 +12783,7 @@ void mpi_rsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
         openmpi_fortran_library, "mpi_rsend_init_", (void **)&openmpi_real_mpi_rsend_init_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buf, f_count, f_datatype, f_dest, f_tag, f_comm, f_request, f_ierr);
     return;
@@ -12819,8 +12819,8 @@ void mpi_rsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_init_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_init, tracer_record);
   else
@@ -12843,7 +12843,7 @@ void mpi_scan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype
         openmpi_fortran_library, "mpi_scan_", (void **)&openmpi_real_mpi_scan_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_recvbuf, f_count, f_datatype, f_op, f_comm, f_ierr);
     return;
@@ -12874,8 +12874,8 @@ void mpi_scan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(244, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scan_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scan__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scan, tracer_record);
   else
@@ -12899,7 +12899,7 @@ void mpi_iscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatyp
         openmpi_fortran_library, "mpi_iscan_", (void **)&openmpi_real_mpi_iscan_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_recvbuf, f_count, f_datatype, f_op, f_comm, f_request, f_ierr);
     return;
@@ -12935,8 +12935,8 @@ void mpi_iscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatyp
   tracer_record[3] = tracer_record_call(245, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscan_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscan__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscan, tracer_record);
   else
@@ -12960,7 +12960,7 @@ void mpi_scatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
         openmpi_fortran_library, "mpi_scatter_", (void **)&openmpi_real_mpi_scatter_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root,
                 f_comm, f_ierr);
@@ -12997,8 +12997,8 @@ void mpi_scatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(246, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatter_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatter__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatter, tracer_record);
   else
@@ -13024,7 +13024,7 @@ void mpi_iscatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
         openmpi_fortran_library, "mpi_iscatter_", (void **)&openmpi_real_mpi_iscatter_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root,
                 f_comm, f_request, f_ierr);
@@ -13066,8 +13066,8 @@ void mpi_iscatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatter_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatter__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatter, tracer_record);
   else
@@ -13093,7 +13093,7 @@ void mpi_scatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f_
         openmpi_fortran_library, "mpi_scatterv_", (void **)&openmpi_real_mpi_scatterv_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcounts, f_displs, f_sendtype, f_recvbuf, f_recvcount, f_recvtype,
                 f_root, f_comm, f_ierr);
@@ -13130,8 +13130,8 @@ void mpi_scatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(248, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * openmpi_element_size(tracer_args.recvtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatterv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatterv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatterv, tracer_record);
   else
@@ -13157,7 +13157,7 @@ void mpi_iscatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f
         openmpi_fortran_library, "mpi_iscatterv_", (void **)&openmpi_real_mpi_iscatterv_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcounts, f_displs, f_sendtype, f_recvbuf, f_recvcount, f_recvtype,
                 f_root, f_comm, f_request, f_ierr);
@@ -13199,8 +13199,8 @@ void mpi_iscatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[15] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * openmpi_element_size(tracer_args.recvtype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatterv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatterv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatterv, tracer_record);
   else
@@ -13224,7 +13224,7 @@ void mpi_send_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, 
         openmpi_fortran_library, "mpi_send_init_", (void **)&openmpi_real_mpi_send_init_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buf, f_count, f_datatype, f_dest, f_tag, f_comm, f_request, f_ierr);
     return;
@@ -13260,8 +13260,8 @@ void mpi_send_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, 
   tracer_record[3] = tracer_record_call(250, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_init_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_init, tracer_record);
   else
@@ -13284,7 +13284,7 @@ void mpi_send_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void 
         openmpi_fortran_library, "mpi_send_", (void **)&openmpi_real_mpi_send_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buf, f_count, f_datatype, f_dest, f_tag, f_comm, f_ierr);
     return;
@@ -13315,8 +13315,8 @@ void mpi_send_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(251, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send, tracer_record);
   else
@@ -13342,7 +13342,7 @@ void mpi_sendrecv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
         openmpi_fortran_library, "mpi_sendrecv_", (void **)&openmpi_real_mpi_sendrecv_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_dest, f_sendtag, f_recvbuf, f_recvcount,
                 f_recvtype, f_source, f_recvtag, f_comm, f_status, f_ierr);
@@ -13386,8 +13386,8 @@ void mpi_sendrecv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(252, tracer_depth, tracer_args.tracer_status);
   tracer_record[16] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv, tracer_record);
   else
@@ -13413,7 +13413,7 @@ void mpi_sendrecv_replace_(void *f_buf, void *f_count, void *f_datatype, void *f
         openmpi_fortran_library, "mpi_sendrecv_replace_", (void **)&openmpi_real_mpi_sendrecv_replace_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buf, f_count, f_datatype, f_dest, f_sendtag, f_source, f_recvtag, f_comm,
                 f_status, f_ierr);
@@ -13451,8 +13451,8 @@ void mpi_sendrecv_replace_(void *f_buf, void *f_count, void *f_datatype, void *f
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(253, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv_replace_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv_replace__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv_replace, tracer_record);
   else
@@ -13476,7 +13476,7 @@ void mpi_ssend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
         openmpi_fortran_library, "mpi_ssend_init_", (void **)&openmpi_real_mpi_ssend_init_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buf, f_count, f_datatype, f_dest, f_tag, f_comm, f_request, f_ierr);
     return;
@@ -13512,8 +13512,8 @@ void mpi_ssend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_record[3] = tracer_record_call(254, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_init_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_init, tracer_record);
   else
@@ -13536,7 +13536,7 @@ void mpi_ssend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
         openmpi_fortran_library, "mpi_ssend_", (void **)&openmpi_real_mpi_ssend_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_buf, f_count, f_datatype, f_dest, f_tag, f_comm, f_ierr);
     return;
@@ -13567,8 +13567,8 @@ void mpi_ssend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(255, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend, tracer_record);
   else
@@ -13589,7 +13589,7 @@ void mpi_start_(void *f_request, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_start_", (void **)&openmpi_real_mpi_start_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_request, f_ierr);
     return;
@@ -13612,8 +13612,8 @@ void mpi_start_(void *f_request, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(256, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Start_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Start__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Start, tracer_record);
   else
@@ -13634,7 +13634,7 @@ void mpi_startall_(void *f_count, void *f_array_of_requests, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_startall_", (void **)&openmpi_real_mpi_startall_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_count, f_array_of_requests, f_ierr);
     return;
@@ -13655,8 +13655,8 @@ void mpi_startall_(void *f_count, void *f_array_of_requests, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(257, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Startall_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Startall__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Startall, tracer_record);
   else
@@ -13677,7 +13677,7 @@ void mpi_status_set_cancelled_(void *f_status, void *f_flag, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_status_set_cancelled_", (void **)&openmpi_real_mpi_status_set_cancelled_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_status, f_flag, f_ierr);
     return;
@@ -13698,8 +13698,8 @@ void mpi_status_set_cancelled_(void *f_status, void *f_flag, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(258, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_cancelled_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_cancelled__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_cancelled, tracer_record);
   else
@@ -13720,7 +13720,7 @@ void mpi_status_set_elements_(void *f_status, void *f_datatype, void *f_count, M
         openmpi_fortran_library, "mpi_status_set_elements_", (void **)&openmpi_real_mpi_status_set_elements_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_status, f_datatype, f_count, f_ierr);
     return;
@@ -13743,8 +13743,8 @@ void mpi_status_set_elements_(void *f_status, void *f_datatype, void *f_count, M
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(259, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements, tracer_record);
   else
@@ -13765,7 +13765,7 @@ void mpi_status_set_elements_x_(void *f_status, void *f_datatype, void *f_count,
         openmpi_fortran_library, "mpi_status_set_elements_x_", (void **)&openmpi_real_mpi_status_set_elements_x_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_status, f_datatype, f_count, f_ierr);
     return;
@@ -13788,8 +13788,8 @@ void mpi_status_set_elements_x_(void *f_status, void *f_datatype, void *f_count,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(260, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements_x_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements_x__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements_x, tracer_record);
   else
@@ -13812,7 +13812,7 @@ void mpi_testall_(void *f_count, void *f_array_of_requests, void *f_flag, void *
         openmpi_fortran_library, "mpi_testall_", (void **)&openmpi_real_mpi_testall_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_count, f_array_of_requests, f_flag, f_array_of_statuses, f_ierr);
     return;
@@ -13840,8 +13840,8 @@ void mpi_testall_(void *f_count, void *f_array_of_requests, void *f_flag, void *
   tracer_record[3] = tracer_record_call(261, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record[9] = openmpi_completed_bytes();
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testall_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testall__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testall, tracer_record);
   else
@@ -13864,7 +13864,7 @@ void mpi_testany_(void *f_count, void *f_array_of_requests, void *f_index, void 
         openmpi_fortran_library, "mpi_testany_", (void **)&openmpi_real_mpi_testany_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_count, f_array_of_requests, f_index, f_flag, f_status, f_ierr);
     return;
@@ -13897,8 +13897,8 @@ void mpi_testany_(void *f_count, void *f_array_of_requests, void *f_index, void 
   tracer_record[9] = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
   tracer_record[10] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record[11] = openmpi_completed_bytes();
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testany_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testany__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testany, tracer_record);
   else
@@ -13919,7 +13919,7 @@ void mpi_test_(void *f_request, void *f_flag, void *f_status, MPI_Fint *f_ierr) 
         openmpi_fortran_library, "mpi_test_", (void **)&openmpi_real_mpi_test_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_request, f_flag, f_status, f_ierr);
     return;
@@ -13953,8 +13953,8 @@ void mpi_test_(void *f_request, void *f_flag, void *f_status, MPI_Fint *f_ierr) 
   tracer_record[8] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[9] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record[10] = openmpi_completed_bytes();
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test, tracer_record);
   else
@@ -13975,7 +13975,7 @@ void mpi_test_cancelled_(void *f_status, void *f_flag, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_test_cancelled_", (void **)&openmpi_real_mpi_test_cancelled_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_status, f_flag, f_ierr);
     return;
@@ -13999,8 +13999,8 @@ void mpi_test_cancelled_(void *f_status, void *f_flag, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(264, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test_cancelled_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test_cancelled__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test_cancelled, tracer_record);
   else
@@ -14023,7 +14023,7 @@ void mpi_testsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
         openmpi_fortran_library, "mpi_testsome_", (void **)&openmpi_real_mpi_testsome_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_incount, f_array_of_requests, f_outcount, f_array_of_indices, f_array_of_statuses,
                 f_ierr);
@@ -14054,8 +14054,8 @@ void mpi_testsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
   tracer_record[3] = tracer_record_call(265, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
   tracer_record[10] = openmpi_completed_bytes();
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testsome_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testsome__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testsome, tracer_record);
   else
@@ -14076,7 +14076,7 @@ void mpi_topo_test_(void *f_comm, void *f_status, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_topo_test_", (void **)&openmpi_real_mpi_topo_test_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_status, f_ierr);
     return;
@@ -14101,8 +14101,8 @@ void mpi_topo_test_(void *f_comm, void *f_status, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(266, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.status ? (uint64_t)(int64_t)(*tracer_args.status) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Topo_test_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Topo_test__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Topo_test, tracer_record);
   else
@@ -14123,7 +14123,7 @@ void mpi_type_commit_(void *f_type, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_type_commit_", (void **)&openmpi_real_mpi_type_commit_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_type, f_ierr);
     return;
@@ -14146,8 +14146,8 @@ void mpi_type_commit_(void *f_type, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(267, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_commit_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_commit__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_commit, tracer_record);
   else
@@ -14168,7 +14168,7 @@ void mpi_type_contiguous_(void *f_count, void *f_oldtype, void *f_newtype, MPI_F
         openmpi_fortran_library, "mpi_type_contiguous_", (void **)&openmpi_real_mpi_type_contiguous_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_count, f_oldtype, f_newtype, f_ierr);
     return;
@@ -14195,8 +14195,8 @@ void mpi_type_contiguous_(void *f_count, void *f_oldtype, void *f_newtype, MPI_F
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(268, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_contiguous_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_contiguous__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_contiguous, tracer_record);
   else
@@ -14222,7 +14222,7 @@ void mpi_type_create_darray_(void *f_size, void *f_rank, void *f_ndims, void *f_
         openmpi_fortran_library, "mpi_type_create_darray_", (void **)&openmpi_real_mpi_type_create_darray_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_size, f_rank, f_ndims, f_gsize_array, f_distrib_array, f_darg_array,
                 f_psize_array, f_order, f_oldtype, f_newtype, f_ierr);
@@ -14261,8 +14261,8 @@ void mpi_type_create_darray_(void *f_size, void *f_rank, void *f_ndims, void *f_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(269, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_darray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_darray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_darray, tracer_record);
   else
@@ -14283,7 +14283,7 @@ void mpi_type_create_f90_complex_(void *f_p, void *f_r, void *f_newtype, MPI_Fin
         openmpi_fortran_library, "mpi_type_create_f90_complex_", (void **)&openmpi_real_mpi_type_create_f90_complex_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_p, f_r, f_newtype, f_ierr);
     return;
@@ -14310,8 +14310,8 @@ void mpi_type_create_f90_complex_(void *f_p, void *f_r, void *f_newtype, MPI_Fin
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(270, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_complex_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_complex__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_complex, tracer_record);
   else
@@ -14332,7 +14332,7 @@ void mpi_type_create_f90_integer_(void *f_r, void *f_newtype, MPI_Fint *f_ierr) 
         openmpi_fortran_library, "mpi_type_create_f90_integer_", (void **)&openmpi_real_mpi_type_create_f90_integer_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_r, f_newtype, f_ierr);
     return;
@@ -14357,8 +14357,8 @@ void mpi_type_create_f90_integer_(void *f_r, void *f_newtype, MPI_Fint *f_ierr) 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(271, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_integer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_integer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_integer, tracer_record);
   else
@@ -14379,7 +14379,7 @@ void mpi_type_create_f90_real_(void *f_p, void *f_r, void *f_newtype, MPI_Fint *
         openmpi_fortran_library, "mpi_type_create_f90_real_", (void **)&openmpi_real_mpi_type_create_f90_real_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_p, f_r, f_newtype, f_ierr);
     return;
@@ -14406,8 +14406,8 @@ void mpi_type_create_f90_real_(void *f_p, void *f_r, void *f_newtype, MPI_Fint *
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(272, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_real_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_real__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_real, tracer_record);
   else
@@ -14433,7 +14433,7 @@ void mpi_type_create_hindexed_block_(void *f_count, void *f_blocklength,
         openmpi_fortran_library, "mpi_type_create_hindexed_block_", (void **)&openmpi_real_mpi_type_create_hindexed_block_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_count, f_blocklength, f_array_of_displacements, f_oldtype, f_newtype, f_ierr);
     return;
@@ -14463,8 +14463,8 @@ void mpi_type_create_hindexed_block_(void *f_count, void *f_blocklength,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(273, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed_block_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed_block, tracer_record);
   else
@@ -14490,7 +14490,7 @@ void mpi_type_create_hindexed_(void *f_count, void *f_array_of_blocklengths,
         openmpi_fortran_library, "mpi_type_create_hindexed_", (void **)&openmpi_real_mpi_type_create_hindexed_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_count, f_array_of_blocklengths, f_array_of_displacements, f_oldtype, f_newtype,
                 f_ierr);
@@ -14521,8 +14521,8 @@ void mpi_type_create_hindexed_(void *f_count, void *f_array_of_blocklengths,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(274, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed, tracer_record);
   else
@@ -14545,7 +14545,7 @@ void mpi_type_create_hvector_(void *f_count, void *f_blocklength, void *f_stride
         openmpi_fortran_library, "mpi_type_create_hvector_", (void **)&openmpi_real_mpi_type_create_hvector_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_count, f_blocklength, f_stride, f_oldtype, f_newtype, f_ierr);
     return;
@@ -14576,8 +14576,8 @@ void mpi_type_create_hvector_(void *f_count, void *f_blocklength, void *f_stride
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(275, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hvector_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hvector__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hvector, tracer_record);
   else
@@ -14600,7 +14600,7 @@ void mpi_type_create_keyval_(void *f_type_copy_attr_fn, void *f_type_delete_attr
         openmpi_fortran_library, "mpi_type_create_keyval_", (void **)&openmpi_real_mpi_type_create_keyval_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_type_copy_attr_fn, f_type_delete_attr_fn, f_type_keyval, f_extra_state, f_ierr);
     return;
@@ -14627,8 +14627,8 @@ void mpi_type_create_keyval_(void *f_type_copy_attr_fn, void *f_type_delete_attr
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(276, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.type_keyval ? (uint64_t)(int64_t)(*tracer_args.type_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_keyval_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_keyval__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_keyval, tracer_record);
   else
@@ -14654,7 +14654,7 @@ void mpi_type_create_indexed_block_(void *f_count, void *f_blocklength,
         openmpi_fortran_library, "mpi_type_create_indexed_block_", (void **)&openmpi_real_mpi_type_create_indexed_block_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_count, f_blocklength, f_array_of_displacements, f_oldtype, f_newtype, f_ierr);
     return;
@@ -14684,8 +14684,8 @@ void mpi_type_create_indexed_block_(void *f_count, void *f_blocklength,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(277, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_indexed_block_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_indexed_block__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_indexed_block, tracer_record);
   else
@@ -14710,7 +14710,7 @@ void mpi_type_create_struct_(void *f_count, void *f_array_of_block_lengths,
         openmpi_fortran_library, "mpi_type_create_struct_", (void **)&openmpi_real_mpi_type_create_struct_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_count, f_array_of_block_lengths, f_array_of_displacements, f_array_of_types,
                 f_newtype, f_ierr);
@@ -14740,8 +14740,8 @@ void mpi_type_create_struct_(void *f_count, void *f_array_of_block_lengths,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(278, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_struct_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_struct__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_struct, tracer_record);
   else
@@ -14767,7 +14767,7 @@ void mpi_type_create_subarray_(void *f_ndims, void *f_size_array, void *f_subsiz
         openmpi_fortran_library, "mpi_type_create_subarray_", (void **)&openmpi_real_mpi_type_create_subarray_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_ndims, f_size_array, f_subsize_array, f_start_array, f_order, f_oldtype,
                 f_newtype, f_ierr);
@@ -14801,8 +14801,8 @@ void mpi_type_create_subarray_(void *f_ndims, void *f_size_array, void *f_subsiz
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(279, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_subarray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_subarray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_subarray, tracer_record);
   else
@@ -14825,7 +14825,7 @@ void mpi_type_create_resized_(void *f_oldtype, void *f_lb, void *f_extent, void 
         openmpi_fortran_library, "mpi_type_create_resized_", (void **)&openmpi_real_mpi_type_create_resized_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_oldtype, f_lb, f_extent, f_newtype, f_ierr);
     return;
@@ -14854,8 +14854,8 @@ void mpi_type_create_resized_(void *f_oldtype, void *f_lb, void *f_extent, void 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(280, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_resized_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_resized__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_resized, tracer_record);
   else
@@ -14876,7 +14876,7 @@ void mpi_type_delete_attr_(void *f_type, void *f_type_keyval, MPI_Fint *f_ierr) 
         openmpi_fortran_library, "mpi_type_delete_attr_", (void **)&openmpi_real_mpi_type_delete_attr_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_type, f_type_keyval, f_ierr);
     return;
@@ -14898,8 +14898,8 @@ void mpi_type_delete_attr_(void *f_type, void *f_type_keyval, MPI_Fint *f_ierr) 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(281, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_delete_attr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_delete_attr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_delete_attr, tracer_record);
   else
@@ -14920,7 +14920,7 @@ void mpi_type_dup_(void *f_type, void *f_newtype, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_type_dup_", (void **)&openmpi_real_mpi_type_dup_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_type, f_newtype, f_ierr);
     return;
@@ -14945,8 +14945,8 @@ void mpi_type_dup_(void *f_type, void *f_newtype, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(282, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_dup_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_dup__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_dup, tracer_record);
   else
@@ -14967,7 +14967,7 @@ void mpi_type_free_(void *f_type, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_type_free_", (void **)&openmpi_real_mpi_type_free_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_type, f_ierr);
     return;
@@ -14990,8 +14990,8 @@ void mpi_type_free_(void *f_type, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(283, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free, tracer_record);
   else
@@ -15012,7 +15012,7 @@ void mpi_type_free_keyval_(void *f_type_keyval, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_type_free_keyval_", (void **)&openmpi_real_mpi_type_free_keyval_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_type_keyval, f_ierr);
     return;
@@ -15035,8 +15035,8 @@ void mpi_type_free_keyval_(void *f_type_keyval, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(284, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.type_keyval ? (uint64_t)(int64_t)(*tracer_args.type_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free_keyval_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free_keyval__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free_keyval, tracer_record);
   else
@@ -15059,7 +15059,7 @@ void mpi_type_get_attr_(void *f_type, void *f_type_keyval, void *f_attribute_val
         openmpi_fortran_library, "mpi_type_get_attr_", (void **)&openmpi_real_mpi_type_get_attr_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_type, f_type_keyval, f_attribute_val, f_flag, f_ierr);
     return;
@@ -15088,8 +15088,8 @@ void mpi_type_get_attr_(void *f_type, void *f_type_keyval, void *f_attribute_val
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(285, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_attr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_attr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_attr, tracer_record);
   else
@@ -15117,7 +15117,7 @@ void mpi_type_get_contents_(void *f_mtype, void *f_max_integers, void *f_max_add
         openmpi_fortran_library, "mpi_type_get_contents_", (void **)&openmpi_real_mpi_type_get_contents_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_mtype, f_max_integers, f_max_addresses, f_max_datatypes, f_array_of_integers,
                 f_array_of_addresses, f_array_of_datatypes, f_ierr);
@@ -15148,8 +15148,8 @@ void mpi_type_get_contents_(void *f_mtype, void *f_max_integers, void *f_max_add
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(286, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_contents_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_contents__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_contents, tracer_record);
   else
@@ -15172,7 +15172,7 @@ void mpi_type_get_envelope_(void *f_type, void *f_num_integers, void *f_num_addr
         openmpi_fortran_library, "mpi_type_get_envelope_", (void **)&openmpi_real_mpi_type_get_envelope_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_type, f_num_integers, f_num_addresses, f_num_datatypes, f_combiner, f_ierr);
     return;
@@ -15212,8 +15212,8 @@ void mpi_type_get_envelope_(void *f_type, void *f_num_integers, void *f_num_addr
   tracer_record[10] = tracer_args.num_addresses ? (uint64_t)(int64_t)(*tracer_args.num_addresses) : 0;
   tracer_record[11] = tracer_args.num_datatypes ? (uint64_t)(int64_t)(*tracer_args.num_datatypes) : 0;
   tracer_record[12] = tracer_args.combiner ? (uint64_t)(int64_t)(*tracer_args.combiner) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_envelope_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_envelope__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_envelope, tracer_record);
   else
@@ -15234,7 +15234,7 @@ void mpi_type_get_extent_(void *f_type, void *f_lb, void *f_extent, MPI_Fint *f_
         openmpi_fortran_library, "mpi_type_get_extent_", (void **)&openmpi_real_mpi_type_get_extent_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_type, f_lb, f_extent, f_ierr);
     return;
@@ -15264,8 +15264,8 @@ void mpi_type_get_extent_(void *f_type, void *f_lb, void *f_extent, MPI_Fint *f_
   tracer_record[3] = tracer_record_call(288, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.lb ? (uint64_t)(int64_t)(*tracer_args.lb) : 0;
   tracer_record[8] = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent, tracer_record);
   else
@@ -15286,7 +15286,7 @@ void mpi_type_get_extent_x_(void *f_type, void *f_lb, void *f_extent, MPI_Fint *
         openmpi_fortran_library, "mpi_type_get_extent_x_", (void **)&openmpi_real_mpi_type_get_extent_x_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_type, f_lb, f_extent, f_ierr);
     return;
@@ -15316,8 +15316,8 @@ void mpi_type_get_extent_x_(void *f_type, void *f_lb, void *f_extent, MPI_Fint *
   tracer_record[3] = tracer_record_call(289, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.lb ? (uint64_t)(int64_t)(*tracer_args.lb) : 0;
   tracer_record[8] = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent_x_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent_x__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent_x, tracer_record);
   else
@@ -15338,7 +15338,7 @@ void mpi_type_get_name_(void *f_type, void *f_type_name, void *f_resultlen, MPI_
         openmpi_fortran_library, "mpi_type_get_name_", (void **)&openmpi_real_mpi_type_get_name_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_type, f_type_name, f_resultlen, f_ierr);
     return;
@@ -15368,8 +15368,8 @@ void mpi_type_get_name_(void *f_type, void *f_type_name, void *f_resultlen, MPI_
   tracer_record[3] = tracer_record_call(290, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.type_name ? (uint64_t)(int64_t)(*tracer_args.type_name) : 0;
   tracer_record[8] = tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_name_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_name__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_name, tracer_record);
   else
@@ -15392,7 +15392,7 @@ void mpi_type_get_true_extent_(void *f_datatype, void *f_true_lb, void *f_true_e
         openmpi_fortran_library, "mpi_type_get_true_extent_", (void **)&openmpi_real_mpi_type_get_true_extent_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_datatype, f_true_lb, f_true_extent, f_ierr);
     return;
@@ -15422,8 +15422,8 @@ void mpi_type_get_true_extent_(void *f_datatype, void *f_true_lb, void *f_true_e
   tracer_record[3] = tracer_record_call(291, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.true_lb ? (uint64_t)(int64_t)(*tracer_args.true_lb) : 0;
   tracer_record[8] = tracer_args.true_extent ? (uint64_t)(int64_t)(*tracer_args.true_extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent, tracer_record);
   else
@@ -15446,7 +15446,7 @@ void mpi_type_get_true_extent_x_(void *f_datatype, void *f_true_lb, void *f_true
         openmpi_fortran_library, "mpi_type_get_true_extent_x_", (void **)&openmpi_real_mpi_type_get_true_extent_x_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_datatype, f_true_lb, f_true_extent, f_ierr);
     return;
@@ -15476,8 +15476,8 @@ void mpi_type_get_true_extent_x_(void *f_datatype, void *f_true_lb, void *f_true
   tracer_record[3] = tracer_record_call(292, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.true_lb ? (uint64_t)(int64_t)(*tracer_args.true_lb) : 0;
   tracer_record[8] = tracer_args.true_extent ? (uint64_t)(int64_t)(*tracer_args.true_extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent_x_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent_x, tracer_record);
   else
@@ -15500,7 +15500,7 @@ void mpi_type_indexed_(void *f_count, void *f_array_of_blocklengths, void *f_arr
         openmpi_fortran_library, "mpi_type_indexed_", (void **)&openmpi_real_mpi_type_indexed_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_count, f_array_of_blocklengths, f_array_of_displacements, f_oldtype, f_newtype,
                 f_ierr);
@@ -15531,8 +15531,8 @@ void mpi_type_indexed_(void *f_count, void *f_array_of_blocklengths, void *f_arr
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(293, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_indexed_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_indexed__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_indexed, tracer_record);
   else
@@ -15553,7 +15553,7 @@ void mpi_type_match_size_(void *f_typeclass, void *f_size, void *f_type, MPI_Fin
         openmpi_fortran_library, "mpi_type_match_size_", (void **)&openmpi_real_mpi_type_match_size_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_typeclass, f_size, f_type, f_ierr);
     return;
@@ -15580,8 +15580,8 @@ void mpi_type_match_size_(void *f_typeclass, void *f_size, void *f_type, MPI_Fin
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(294, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_match_size_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_match_size__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_match_size, tracer_record);
   else
@@ -15602,7 +15602,7 @@ void mpi_type_set_attr_(void *f_type, void *f_type_keyval, void *f_attr_val, MPI
         openmpi_fortran_library, "mpi_type_set_attr_", (void **)&openmpi_real_mpi_type_set_attr_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_type, f_type_keyval, f_attr_val, f_ierr);
     return;
@@ -15626,8 +15626,8 @@ void mpi_type_set_attr_(void *f_type, void *f_type_keyval, void *f_attr_val, MPI
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(295, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_attr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_attr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_attr, tracer_record);
   else
@@ -15648,7 +15648,7 @@ void mpi_type_set_name_(void *f_type, void *f_type_name, MPI_Fint *f_ierr, size_
         openmpi_fortran_library, "mpi_type_set_name_", (void **)&openmpi_real_mpi_type_set_name_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_type, f_type_name, f_ierr, f_type_name_len);
     return;
@@ -15669,8 +15669,8 @@ void mpi_type_set_name_(void *f_type, void *f_type_name, MPI_Fint *f_ierr, size_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(296, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_name_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_name__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_name, tracer_record);
   else
@@ -15691,7 +15691,7 @@ void mpi_type_size_(void *f_type, void *f_size, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_type_size_", (void **)&openmpi_real_mpi_type_size_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_type, f_size, f_ierr);
     return;
@@ -15716,8 +15716,8 @@ void mpi_type_size_(void *f_type, void *f_size, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(297, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size, tracer_record);
   else
@@ -15738,7 +15738,7 @@ void mpi_type_size_x_(void *f_type, void *f_size, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_type_size_x_", (void **)&openmpi_real_mpi_type_size_x_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_type, f_size, f_ierr);
     return;
@@ -15763,8 +15763,8 @@ void mpi_type_size_x_(void *f_type, void *f_size, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(298, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size_x_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size_x__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size_x, tracer_record);
   else
@@ -15787,7 +15787,7 @@ void mpi_type_vector_(void *f_count, void *f_blocklength, void *f_stride, void *
         openmpi_fortran_library, "mpi_type_vector_", (void **)&openmpi_real_mpi_type_vector_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_count, f_blocklength, f_stride, f_oldtype, f_newtype, f_ierr);
     return;
@@ -15818,8 +15818,8 @@ void mpi_type_vector_(void *f_count, void *f_blocklength, void *f_stride, void *
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(299, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_vector_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_vector__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_vector, tracer_record);
   else
@@ -15843,7 +15843,7 @@ void mpi_unpack_(void *f_inbuf, void *f_insize, void *f_position, void *f_outbuf
         openmpi_fortran_library, "mpi_unpack_", (void **)&openmpi_real_mpi_unpack_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_inbuf, f_insize, f_position, f_outbuf, f_outcount, f_datatype, f_comm, f_ierr);
     return;
@@ -15878,8 +15878,8 @@ void mpi_unpack_(void *f_inbuf, void *f_insize, void *f_position, void *f_outbuf
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(300, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack, tracer_record);
   else
@@ -15902,7 +15902,7 @@ void mpi_unpublish_name_(void *f_service_name, void *f_info, void *f_port_name, 
         openmpi_fortran_library, "mpi_unpublish_name_", (void **)&openmpi_real_mpi_unpublish_name_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_service_name, f_info, f_port_name, f_ierr, f_service_name_len, f_port_name_len);
     return;
@@ -15924,8 +15924,8 @@ void mpi_unpublish_name_(void *f_service_name, void *f_info, void *f_port_name, 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(301, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpublish_name_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpublish_name__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpublish_name, tracer_record);
   else
@@ -15949,7 +15949,7 @@ void mpi_unpack_external_(void *f_datarep, void *f_inbuf, void *f_insize, void *
         openmpi_fortran_library, "mpi_unpack_external_", (void **)&openmpi_real_mpi_unpack_external_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_datarep, f_inbuf, f_insize, f_position, f_outbuf, f_outcount, f_datatype, f_ierr);
     return;
@@ -15983,8 +15983,8 @@ void mpi_unpack_external_(void *f_datarep, void *f_inbuf, void *f_insize, void *
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(302, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack_external_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack_external__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack_external, tracer_record);
   else
@@ -16007,7 +16007,7 @@ void mpi_waitall_(void *f_count, void *f_array_of_requests, void *f_array_of_sta
         openmpi_fortran_library, "mpi_waitall_", (void **)&openmpi_real_mpi_waitall_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_count, f_array_of_requests, f_array_of_statuses, f_ierr);
     return;
@@ -16031,8 +16031,8 @@ void mpi_waitall_(void *f_count, void *f_array_of_requests, void *f_array_of_sta
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(303, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = openmpi_completed_bytes();
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitall_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitall__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitall, tracer_record);
   else
@@ -16055,7 +16055,7 @@ void mpi_waitany_(void *f_count, void *f_array_of_requests, void *f_index, void 
         openmpi_fortran_library, "mpi_waitany_", (void **)&openmpi_real_mpi_waitany_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_count, f_array_of_requests, f_index, f_status, f_ierr);
     return;
@@ -16083,8 +16083,8 @@ void mpi_waitany_(void *f_count, void *f_array_of_requests, void *f_index, void 
   tracer_record[3] = tracer_record_call(304, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
   tracer_record[9] = openmpi_completed_bytes();
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitany_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitany__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitany, tracer_record);
   else
@@ -16105,7 +16105,7 @@ void mpi_wait_(void *f_request, void *f_status, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_wait_", (void **)&openmpi_real_mpi_wait_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_request, f_status, f_ierr);
     return;
@@ -16133,8 +16133,8 @@ void mpi_wait_(void *f_request, void *f_status, MPI_Fint *f_ierr) {
   tracer_record[3] = tracer_record_call(305, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[8] = openmpi_completed_bytes();
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wait_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wait__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wait, tracer_record);
   else
@@ -16157,7 +16157,7 @@ void mpi_waitsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
         openmpi_fortran_library, "mpi_waitsome_", (void **)&openmpi_real_mpi_waitsome_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_incount, f_array_of_requests, f_outcount, f_array_of_indices, f_array_of_statuses,
                 f_ierr);
@@ -16188,8 +16188,8 @@ void mpi_waitsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
   tracer_record[3] = tracer_record_call(306, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
   tracer_record[10] = openmpi_completed_bytes();
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitsome_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitsome__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitsome, tracer_record);
   else
@@ -16213,7 +16213,7 @@ void mpi_win_allocate_(void *f_size, void *f_disp_unit, void *f_info, void *f_co
         openmpi_fortran_library, "mpi_win_allocate_", (void **)&openmpi_real_mpi_win_allocate_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_size, f_disp_unit, f_info, f_comm, f_baseptr, f_win, f_ierr);
     return;
@@ -16246,8 +16246,8 @@ void mpi_win_allocate_(void *f_size, void *f_disp_unit, void *f_info, void *f_co
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(307, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate, tracer_record);
   else
@@ -16271,7 +16271,7 @@ void mpi_win_allocate_shared_(void *f_size, void *f_disp_unit, void *f_info, voi
         openmpi_fortran_library, "mpi_win_allocate_shared_", (void **)&openmpi_real_mpi_win_allocate_shared_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_size, f_disp_unit, f_info, f_comm, f_baseptr, f_win, f_ierr);
     return;
@@ -16304,8 +16304,8 @@ void mpi_win_allocate_shared_(void *f_size, void *f_disp_unit, void *f_info, voi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(308, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate_shared_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate_shared__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate_shared, tracer_record);
   else
@@ -16326,7 +16326,7 @@ void mpi_win_attach_(void *f_win, void *f_base, void *f_size, MPI_Fint *f_ierr) 
         openmpi_fortran_library, "mpi_win_attach_", (void **)&openmpi_real_mpi_win_attach_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_base, f_size, f_ierr);
     return;
@@ -16350,8 +16350,8 @@ void mpi_win_attach_(void *f_win, void *f_base, void *f_size, MPI_Fint *f_ierr) 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(309, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_attach_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_attach__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_attach, tracer_record);
   else
@@ -16372,7 +16372,7 @@ void mpi_win_call_errhandler_(void *f_win, void *f_errorcode, MPI_Fint *f_ierr) 
         openmpi_fortran_library, "mpi_win_call_errhandler_", (void **)&openmpi_real_mpi_win_call_errhandler_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_errorcode, f_ierr);
     return;
@@ -16394,8 +16394,8 @@ void mpi_win_call_errhandler_(void *f_win, void *f_errorcode, MPI_Fint *f_ierr) 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(310, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_call_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_call_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_call_errhandler, tracer_record);
   else
@@ -16416,7 +16416,7 @@ void mpi_win_complete_(void *f_win, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_win_complete_", (void **)&openmpi_real_mpi_win_complete_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_ierr);
     return;
@@ -16436,8 +16436,8 @@ void mpi_win_complete_(void *f_win, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(311, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_complete_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_complete__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_complete, tracer_record);
   else
@@ -16460,7 +16460,7 @@ void mpi_win_create_(void *f_base, void *f_size, void *f_disp_unit, void *f_info
         openmpi_fortran_library, "mpi_win_create_", (void **)&openmpi_real_mpi_win_create_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_base, f_size, f_disp_unit, f_info, f_comm, f_win, f_ierr);
     return;
@@ -16493,8 +16493,8 @@ void mpi_win_create_(void *f_base, void *f_size, void *f_disp_unit, void *f_info
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(312, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create, tracer_record);
   else
@@ -16515,7 +16515,7 @@ void mpi_win_create_dynamic_(void *f_info, void *f_comm, void *f_win, MPI_Fint *
         openmpi_fortran_library, "mpi_win_create_dynamic_", (void **)&openmpi_real_mpi_win_create_dynamic_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_info, f_comm, f_win, f_ierr);
     return;
@@ -16542,8 +16542,8 @@ void mpi_win_create_dynamic_(void *f_info, void *f_comm, void *f_win, MPI_Fint *
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(313, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_dynamic_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_dynamic__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_dynamic, tracer_record);
   else
@@ -16564,7 +16564,7 @@ void mpi_win_create_errhandler_(void *f_function, void *f_errhandler, MPI_Fint *
         openmpi_fortran_library, "mpi_win_create_errhandler_", (void **)&openmpi_real_mpi_win_create_errhandler_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_function, f_errhandler, f_ierr);
     return;
@@ -16588,8 +16588,8 @@ void mpi_win_create_errhandler_(void *f_function, void *f_errhandler, MPI_Fint *
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(314, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_errhandler, tracer_record);
   else
@@ -16612,7 +16612,7 @@ void mpi_win_create_keyval_(void *f_win_copy_attr_fn, void *f_win_delete_attr_fn
         openmpi_fortran_library, "mpi_win_create_keyval_", (void **)&openmpi_real_mpi_win_create_keyval_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win_copy_attr_fn, f_win_delete_attr_fn, f_win_keyval, f_extra_state, f_ierr);
     return;
@@ -16639,8 +16639,8 @@ void mpi_win_create_keyval_(void *f_win_copy_attr_fn, void *f_win_delete_attr_fn
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(315, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.win_keyval ? (uint64_t)(int64_t)(*tracer_args.win_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_keyval_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_keyval__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_keyval, tracer_record);
   else
@@ -16661,7 +16661,7 @@ void mpi_win_delete_attr_(void *f_win, void *f_win_keyval, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_win_delete_attr_", (void **)&openmpi_real_mpi_win_delete_attr_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_win_keyval, f_ierr);
     return;
@@ -16683,8 +16683,8 @@ void mpi_win_delete_attr_(void *f_win, void *f_win_keyval, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(316, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_delete_attr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_delete_attr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_delete_attr, tracer_record);
   else
@@ -16705,7 +16705,7 @@ void mpi_win_detach_(void *f_win, void *f_base, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_win_detach_", (void **)&openmpi_real_mpi_win_detach_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_base, f_ierr);
     return;
@@ -16727,8 +16727,8 @@ void mpi_win_detach_(void *f_win, void *f_base, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(317, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_detach_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_detach__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_detach, tracer_record);
   else
@@ -16749,7 +16749,7 @@ void mpi_win_fence_(void *f_assert, void *f_win, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_win_fence_", (void **)&openmpi_real_mpi_win_fence_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_assert, f_win, f_ierr);
     return;
@@ -16771,8 +16771,8 @@ void mpi_win_fence_(void *f_assert, void *f_win, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(318, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_fence_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_fence__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_fence, tracer_record);
   else
@@ -16793,7 +16793,7 @@ void mpi_win_flush_(void *f_rank, void *f_win, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_win_flush_", (void **)&openmpi_real_mpi_win_flush_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_rank, f_win, f_ierr);
     return;
@@ -16815,8 +16815,8 @@ void mpi_win_flush_(void *f_rank, void *f_win, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(319, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush, tracer_record);
   else
@@ -16837,7 +16837,7 @@ void mpi_win_flush_all_(void *f_win, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_win_flush_all_", (void **)&openmpi_real_mpi_win_flush_all_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_ierr);
     return;
@@ -16857,8 +16857,8 @@ void mpi_win_flush_all_(void *f_win, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(320, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_all, tracer_record);
   else
@@ -16879,7 +16879,7 @@ void mpi_win_flush_local_(void *f_rank, void *f_win, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_win_flush_local_", (void **)&openmpi_real_mpi_win_flush_local_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_rank, f_win, f_ierr);
     return;
@@ -16901,8 +16901,8 @@ void mpi_win_flush_local_(void *f_rank, void *f_win, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(321, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local, tracer_record);
   else
@@ -16923,7 +16923,7 @@ void mpi_win_flush_local_all_(void *f_win, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_win_flush_local_all_", (void **)&openmpi_real_mpi_win_flush_local_all_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_ierr);
     return;
@@ -16943,8 +16943,8 @@ void mpi_win_flush_local_all_(void *f_win, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(322, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local_all, tracer_record);
   else
@@ -16965,7 +16965,7 @@ void mpi_win_free_(void *f_win, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_win_free_", (void **)&openmpi_real_mpi_win_free_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_ierr);
     return;
@@ -16988,8 +16988,8 @@ void mpi_win_free_(void *f_win, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(323, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free, tracer_record);
   else
@@ -17010,7 +17010,7 @@ void mpi_win_free_keyval_(void *f_win_keyval, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_win_free_keyval_", (void **)&openmpi_real_mpi_win_free_keyval_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win_keyval, f_ierr);
     return;
@@ -17033,8 +17033,8 @@ void mpi_win_free_keyval_(void *f_win_keyval, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(324, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.win_keyval ? (uint64_t)(int64_t)(*tracer_args.win_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free_keyval_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free_keyval__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free_keyval, tracer_record);
   else
@@ -17057,7 +17057,7 @@ void mpi_win_get_attr_(void *f_win, void *f_win_keyval, void *f_attribute_val, v
         openmpi_fortran_library, "mpi_win_get_attr_", (void **)&openmpi_real_mpi_win_get_attr_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_win_keyval, f_attribute_val, f_flag, f_ierr);
     return;
@@ -17086,8 +17086,8 @@ void mpi_win_get_attr_(void *f_win, void *f_win_keyval, void *f_attribute_val, v
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(325, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_attr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_attr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_attr, tracer_record);
   else
@@ -17108,7 +17108,7 @@ void mpi_win_get_errhandler_(void *f_win, void *f_errhandler, MPI_Fint *f_ierr) 
         openmpi_fortran_library, "mpi_win_get_errhandler_", (void **)&openmpi_real_mpi_win_get_errhandler_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_errhandler, f_ierr);
     return;
@@ -17133,8 +17133,8 @@ void mpi_win_get_errhandler_(void *f_win, void *f_errhandler, MPI_Fint *f_ierr) 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(326, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_errhandler, tracer_record);
   else
@@ -17155,7 +17155,7 @@ void mpi_win_get_group_(void *f_win, void *f_group, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_win_get_group_", (void **)&openmpi_real_mpi_win_get_group_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_group, f_ierr);
     return;
@@ -17180,8 +17180,8 @@ void mpi_win_get_group_(void *f_win, void *f_group, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(327, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_group_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_group__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_group, tracer_record);
   else
@@ -17202,7 +17202,7 @@ void mpi_win_get_info_(void *f_win, void *f_info_used, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_win_get_info_", (void **)&openmpi_real_mpi_win_get_info_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_info_used, f_ierr);
     return;
@@ -17227,8 +17227,8 @@ void mpi_win_get_info_(void *f_win, void *f_info_used, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(328, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_info_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_info__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_info, tracer_record);
   else
@@ -17249,7 +17249,7 @@ void mpi_win_get_name_(void *f_win, void *f_win_name, void *f_resultlen, MPI_Fin
         openmpi_fortran_library, "mpi_win_get_name_", (void **)&openmpi_real_mpi_win_get_name_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_win_name, f_resultlen, f_ierr);
     return;
@@ -17279,8 +17279,8 @@ void mpi_win_get_name_(void *f_win, void *f_win_name, void *f_resultlen, MPI_Fin
   tracer_record[3] = tracer_record_call(329, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.win_name ? (uint64_t)(int64_t)(*tracer_args.win_name) : 0;
   tracer_record[8] = tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_name_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_name__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_name, tracer_record);
   else
@@ -17301,7 +17301,7 @@ void mpi_win_lock_(void *f_lock_type, void *f_rank, void *f_assert, void *f_win,
         openmpi_fortran_library, "mpi_win_lock_", (void **)&openmpi_real_mpi_win_lock_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_lock_type, f_rank, f_assert, f_win, f_ierr);
     return;
@@ -17327,8 +17327,8 @@ void mpi_win_lock_(void *f_lock_type, void *f_rank, void *f_assert, void *f_win,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(330, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock, tracer_record);
   else
@@ -17349,7 +17349,7 @@ void mpi_win_lock_all_(void *f_assert, void *f_win, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_win_lock_all_", (void **)&openmpi_real_mpi_win_lock_all_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_assert, f_win, f_ierr);
     return;
@@ -17371,8 +17371,8 @@ void mpi_win_lock_all_(void *f_assert, void *f_win, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(331, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock_all, tracer_record);
   else
@@ -17393,7 +17393,7 @@ void mpi_win_post_(void *f_group, void *f_assert, void *f_win, MPI_Fint *f_ierr)
         openmpi_fortran_library, "mpi_win_post_", (void **)&openmpi_real_mpi_win_post_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_group, f_assert, f_win, f_ierr);
     return;
@@ -17417,8 +17417,8 @@ void mpi_win_post_(void *f_group, void *f_assert, void *f_win, MPI_Fint *f_ierr)
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(332, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_post_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_post__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_post, tracer_record);
   else
@@ -17439,7 +17439,7 @@ void mpi_win_set_attr_(void *f_win, void *f_win_keyval, void *f_attribute_val, M
         openmpi_fortran_library, "mpi_win_set_attr_", (void **)&openmpi_real_mpi_win_set_attr_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_win_keyval, f_attribute_val, f_ierr);
     return;
@@ -17463,8 +17463,8 @@ void mpi_win_set_attr_(void *f_win, void *f_win_keyval, void *f_attribute_val, M
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(333, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_attr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_attr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_attr, tracer_record);
   else
@@ -17485,7 +17485,7 @@ void mpi_win_set_errhandler_(void *f_win, void *f_errhandler, MPI_Fint *f_ierr) 
         openmpi_fortran_library, "mpi_win_set_errhandler_", (void **)&openmpi_real_mpi_win_set_errhandler_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_errhandler, f_ierr);
     return;
@@ -17507,8 +17507,8 @@ void mpi_win_set_errhandler_(void *f_win, void *f_errhandler, MPI_Fint *f_ierr) 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(334, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_errhandler, tracer_record);
   else
@@ -17529,7 +17529,7 @@ void mpi_win_set_info_(void *f_win, void *f_info, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_win_set_info_", (void **)&openmpi_real_mpi_win_set_info_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_info, f_ierr);
     return;
@@ -17551,8 +17551,8 @@ void mpi_win_set_info_(void *f_win, void *f_info, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(335, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_info_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_info__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_info, tracer_record);
   else
@@ -17573,7 +17573,7 @@ void mpi_win_set_name_(void *f_win, void *f_win_name, MPI_Fint *f_ierr, size_t f
         openmpi_fortran_library, "mpi_win_set_name_", (void **)&openmpi_real_mpi_win_set_name_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_win_name, f_ierr, f_win_name_len);
     return;
@@ -17594,8 +17594,8 @@ void mpi_win_set_name_(void *f_win, void *f_win_name, MPI_Fint *f_ierr, size_t f
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(336, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_name_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_name__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_name, tracer_record);
   else
@@ -17618,7 +17618,7 @@ void mpi_win_shared_query_(void *f_win, void *f_rank, void *f_size, void *f_disp
         openmpi_fortran_library, "mpi_win_shared_query_", (void **)&openmpi_real_mpi_win_shared_query_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_rank, f_size, f_disp_unit, f_baseptr, f_ierr);
     return;
@@ -17652,8 +17652,8 @@ void mpi_win_shared_query_(void *f_win, void *f_rank, void *f_size, void *f_disp
   tracer_record[3] = tracer_record_call(337, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
   tracer_record[10] = tracer_args.disp_unit ? (uint64_t)(int64_t)(*tracer_args.disp_unit) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_shared_query_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_shared_query__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_shared_query, tracer_record);
   else
@@ -17674,7 +17674,7 @@ void mpi_win_start_(void *f_group, void *f_assert, void *f_win, MPI_Fint *f_ierr
         openmpi_fortran_library, "mpi_win_start_", (void **)&openmpi_real_mpi_win_start_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_group, f_assert, f_win, f_ierr);
     return;
@@ -17698,8 +17698,8 @@ void mpi_win_start_(void *f_group, void *f_assert, void *f_win, MPI_Fint *f_ierr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(338, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_start_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_start__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_start, tracer_record);
   else
@@ -17720,7 +17720,7 @@ void mpi_win_sync_(void *f_win, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_win_sync_", (void **)&openmpi_real_mpi_win_sync_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_ierr);
     return;
@@ -17740,8 +17740,8 @@ void mpi_win_sync_(void *f_win, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(339, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_sync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_sync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_sync, tracer_record);
   else
@@ -17762,7 +17762,7 @@ void mpi_win_test_(void *f_win, void *f_flag, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_win_test_", (void **)&openmpi_real_mpi_win_test_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_flag, f_ierr);
     return;
@@ -17787,8 +17787,8 @@ void mpi_win_test_(void *f_win, void *f_flag, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(340, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_test_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_test__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_test, tracer_record);
   else
@@ -17809,7 +17809,7 @@ void mpi_win_unlock_(void *f_rank, void *f_win, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_win_unlock_", (void **)&openmpi_real_mpi_win_unlock_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_rank, f_win, f_ierr);
     return;
@@ -17831,8 +17831,8 @@ void mpi_win_unlock_(void *f_rank, void *f_win, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(341, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock, tracer_record);
   else
@@ -17853,7 +17853,7 @@ void mpi_win_unlock_all_(void *f_win, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_win_unlock_all_", (void **)&openmpi_real_mpi_win_unlock_all_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_ierr);
     return;
@@ -17873,8 +17873,8 @@ void mpi_win_unlock_all_(void *f_win, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(342, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock_all, tracer_record);
   else
@@ -17895,7 +17895,7 @@ void mpi_win_wait_(void *f_win, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_win_wait_", (void **)&openmpi_real_mpi_win_wait_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_win, f_ierr);
     return;
@@ -17915,8 +17915,8 @@ void mpi_win_wait_(void *f_win, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(343, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_wait_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_wait__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_wait, tracer_record);
   else
@@ -17937,7 +17937,7 @@ void mpi_attr_delete_(void *f_comm, void *f_keyval, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_attr_delete_", (void **)&openmpi_real_mpi_attr_delete_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_keyval, f_ierr);
     return;
@@ -17959,8 +17959,8 @@ void mpi_attr_delete_(void *f_comm, void *f_keyval, MPI_Fint *f_ierr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(377, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_delete_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_delete__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_delete, tracer_record);
   else
@@ -17983,7 +17983,7 @@ void mpi_attr_get_(void *f_comm, void *f_keyval, void *f_attribute_val, void *f_
         openmpi_fortran_library, "mpi_attr_get_", (void **)&openmpi_real_mpi_attr_get_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_keyval, f_attribute_val, f_flag, f_ierr);
     return;
@@ -18012,8 +18012,8 @@ void mpi_attr_get_(void *f_comm, void *f_keyval, void *f_attribute_val, void *f_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(378, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_get_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_get__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_get, tracer_record);
   else
@@ -18034,7 +18034,7 @@ void mpi_attr_put_(void *f_comm, void *f_keyval, void *f_attribute_val, MPI_Fint
         openmpi_fortran_library, "mpi_attr_put_", (void **)&openmpi_real_mpi_attr_put_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_comm, f_keyval, f_attribute_val, f_ierr);
     return;
@@ -18058,8 +18058,8 @@ void mpi_attr_put_(void *f_comm, void *f_keyval, void *f_attribute_val, MPI_Fint
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(379, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_put_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_put__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_put, tracer_record);
   else
@@ -18082,7 +18082,7 @@ void mpi_keyval_create_(void *f_copy_fn, void *f_delete_fn, void *f_keyval, void
         openmpi_fortran_library, "mpi_keyval_create_", (void **)&openmpi_real_mpi_keyval_create_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_copy_fn, f_delete_fn, f_keyval, f_extra_state, f_ierr);
     return;
@@ -18109,8 +18109,8 @@ void mpi_keyval_create_(void *f_copy_fn, void *f_delete_fn, void *f_keyval, void
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(380, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.keyval ? (uint64_t)(int64_t)(*tracer_args.keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_create, tracer_record);
   else
@@ -18131,7 +18131,7 @@ void mpi_keyval_free_(void *f_keyval, MPI_Fint *f_ierr) {
         openmpi_fortran_library, "mpi_keyval_free_", (void **)&openmpi_real_mpi_keyval_free_);
   if (openmpi_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
     tracer_real(f_keyval, f_ierr);
     return;
@@ -18154,8 +18154,8 @@ void mpi_keyval_free_(void *f_keyval, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(381, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.keyval ? (uint64_t)(int64_t)(*tracer_args.keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_free, tracer_record);
   else

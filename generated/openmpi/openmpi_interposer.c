@@ -7,6 +7,7 @@
 #include "openmpi_args.h"
 #include "openmpi_tracepoints.h"
 #include "tracer_recording.h"
+#include "tracer_wrappers.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
  * on the same thread are not traced again: they are the library's own business. A call
@@ -412,6 +413,7 @@ static struct {
  * traced call (one from a signal handler, say) ever has to load anything. */
 __attribute__((constructor)) static void openmpi_resolve_loaded(void) {
   tracer_code_of((const void *)openmpi_nested, &openmpi_own_code);
+  tracer_interposer_register("libmpi.so.40", (const void *)openmpi_nested);
   void *library = tracer_loaded_library("libmpi.so.40");
   if (!library)
     return; /* resolved on first use, if the app ever loads it */
@@ -810,13 +812,13 @@ int MPI_Abort(MPI_Comm comm, int errorcode) {
         "libmpi.so.40", "MPI_Abort", (void **)&openmpi_real.MPI_Abort);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -851,8 +853,8 @@ int MPI_Abort(MPI_Comm comm, int errorcode) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Abort_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Abort__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Abort, tracer_record);
   else
@@ -872,14 +874,14 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
         "libmpi.so.40", "MPI_Accumulate", (void **)&openmpi_real.MPI_Accumulate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -934,8 +936,8 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Accumulate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Accumulate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Accumulate, tracer_record);
   else
@@ -953,13 +955,13 @@ int MPI_Add_error_class(int *errorclass) {
         "libmpi.so.40", "MPI_Add_error_class", (void **)&openmpi_real.MPI_Add_error_class);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(errorclass);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -993,8 +995,8 @@ int MPI_Add_error_class(int *errorclass) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.errorclass ? (uint64_t)(int64_t)(*tracer_args.errorclass) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_class_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_class__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_class, tracer_record);
   else
@@ -1012,13 +1014,13 @@ int MPI_Add_error_code(int errorclass, int *errorcode) {
         "libmpi.so.40", "MPI_Add_error_code", (void **)&openmpi_real.MPI_Add_error_code);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(errorclass, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1054,8 +1056,8 @@ int MPI_Add_error_code(int errorclass, int *errorcode) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.errorcode ? (uint64_t)(int64_t)(*tracer_args.errorcode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_code_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_code__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_code, tracer_record);
   else
@@ -1073,13 +1075,13 @@ int MPI_Add_error_string(int errorcode, const char *string) {
         "libmpi.so.40", "MPI_Add_error_string", (void **)&openmpi_real.MPI_Add_error_string);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(errorcode, string);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1114,8 +1116,8 @@ int MPI_Add_error_string(int errorcode, const char *string) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_string_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_string__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_string, tracer_record);
   else
@@ -1134,13 +1136,13 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
         "libmpi.so.40", "MPI_Allgather", (void **)&openmpi_real.MPI_Allgather);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1189,8 +1191,8 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgather_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgather__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgather, tracer_record);
   else
@@ -1209,13 +1211,13 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
         "libmpi.so.40", "MPI_Iallgather", (void **)&openmpi_real.MPI_Iallgather);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1268,8 +1270,8 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
   tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[13] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgather_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgather__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgather, tracer_record);
   else
@@ -1288,13 +1290,13 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
         "libmpi.so.40", "MPI_Allgatherv", (void **)&openmpi_real.MPI_Allgatherv);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1346,8 +1348,8 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgatherv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgatherv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgatherv, tracer_record);
   else
@@ -1367,14 +1369,14 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
         "libmpi.so.40", "MPI_Iallgatherv", (void **)&openmpi_real.MPI_Iallgatherv);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1430,8 +1432,8 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
   tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgatherv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgatherv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgatherv, tracer_record);
   else
@@ -1449,13 +1451,13 @@ int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
         "libmpi.so.40", "MPI_Alloc_mem", (void **)&openmpi_real.MPI_Alloc_mem);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(size, info, baseptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1492,8 +1494,8 @@ int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alloc_mem_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alloc_mem__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alloc_mem, tracer_record);
   else
@@ -1512,13 +1514,13 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
         "libmpi.so.40", "MPI_Allreduce", (void **)&openmpi_real.MPI_Allreduce);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1564,8 +1566,8 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allreduce_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allreduce__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allreduce, tracer_record);
   else
@@ -1584,13 +1586,13 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
         "libmpi.so.40", "MPI_Iallreduce", (void **)&openmpi_real.MPI_Iallreduce);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1639,8 +1641,8 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
   tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallreduce_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallreduce__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallreduce, tracer_record);
   else
@@ -1659,13 +1661,13 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
         "libmpi.so.40", "MPI_Alltoall", (void **)&openmpi_real.MPI_Alltoall);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1714,8 +1716,8 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoall_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoall__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoall, tracer_record);
   else
@@ -1734,13 +1736,13 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
         "libmpi.so.40", "MPI_Ialltoall", (void **)&openmpi_real.MPI_Ialltoall);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1793,8 +1795,8 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
   tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[13] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoall_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoall__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoall, tracer_record);
   else
@@ -1814,14 +1816,14 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
         "libmpi.so.40", "MPI_Alltoallv", (void **)&openmpi_real.MPI_Alltoallv);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1875,8 +1877,8 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallv, tracer_record);
   else
@@ -1896,14 +1898,14 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
         "libmpi.so.40", "MPI_Ialltoallv", (void **)&openmpi_real.MPI_Ialltoallv);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1960,8 +1962,8 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallv, tracer_record);
   else
@@ -1981,14 +1983,14 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
         "libmpi.so.40", "MPI_Alltoallw", (void **)&openmpi_real.MPI_Alltoallw);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2042,8 +2044,8 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallw_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallw__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallw, tracer_record);
   else
@@ -2064,14 +2066,14 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
         "libmpi.so.40", "MPI_Ialltoallw", (void **)&openmpi_real.MPI_Ialltoallw);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2128,8 +2130,8 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallw_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallw__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallw, tracer_record);
   else
@@ -2147,13 +2149,13 @@ int MPI_Barrier(MPI_Comm comm) {
         "libmpi.so.40", "MPI_Barrier", (void **)&openmpi_real.MPI_Barrier);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2186,8 +2188,8 @@ int MPI_Barrier(MPI_Comm comm) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Barrier_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Barrier__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Barrier, tracer_record);
   else
@@ -2205,13 +2207,13 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request) {
         "libmpi.so.40", "MPI_Ibarrier", (void **)&openmpi_real.MPI_Ibarrier);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2247,8 +2249,8 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibarrier_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibarrier__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibarrier, tracer_record);
   else
@@ -2266,13 +2268,13 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
         "libmpi.so.40", "MPI_Bcast", (void **)&openmpi_real.MPI_Bcast);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2315,8 +2317,8 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bcast_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bcast__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bcast, tracer_record);
   else
@@ -2334,13 +2336,13 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
         "libmpi.so.40", "MPI_Bsend", (void **)&openmpi_real.MPI_Bsend);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2385,8 +2387,8 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend, tracer_record);
   else
@@ -2405,13 +2407,13 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
         "libmpi.so.40", "MPI_Ibcast", (void **)&openmpi_real.MPI_Ibcast);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2458,8 +2460,8 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[11] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibcast_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibcast__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibcast, tracer_record);
   else
@@ -2478,13 +2480,13 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
         "libmpi.so.40", "MPI_Bsend_init", (void **)&openmpi_real.MPI_Bsend_init);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2533,8 +2535,8 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_init_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_init, tracer_record);
   else
@@ -2552,13 +2554,13 @@ int MPI_Buffer_attach(void *buffer, int size) {
         "libmpi.so.40", "MPI_Buffer_attach", (void **)&openmpi_real.MPI_Buffer_attach);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2593,8 +2595,8 @@ int MPI_Buffer_attach(void *buffer, int size) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_attach_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_attach__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_attach, tracer_record);
   else
@@ -2612,13 +2614,13 @@ int MPI_Buffer_detach(void *buffer, int *size) {
         "libmpi.so.40", "MPI_Buffer_detach", (void **)&openmpi_real.MPI_Buffer_detach);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2654,8 +2656,8 @@ int MPI_Buffer_detach(void *buffer, int *size) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_detach_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_detach__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_detach, tracer_record);
   else
@@ -2673,13 +2675,13 @@ int MPI_Cancel(MPI_Request *request) {
         "libmpi.so.40", "MPI_Cancel", (void **)&openmpi_real.MPI_Cancel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2713,8 +2715,8 @@ int MPI_Cancel(MPI_Request *request) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cancel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cancel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cancel, tracer_record);
   else
@@ -2732,13 +2734,13 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
         "libmpi.so.40", "MPI_Cart_coords", (void **)&openmpi_real.MPI_Cart_coords);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, rank, maxdims, coords);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2778,8 +2780,8 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_coords_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_coords__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_coords, tracer_record);
   else
@@ -2798,13 +2800,13 @@ int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int pe
         "libmpi.so.40", "MPI_Cart_create", (void **)&openmpi_real.MPI_Cart_create);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(old_comm, ndims, dims, periods, reorder, comm_cart);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2850,8 +2852,8 @@ int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int pe
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.comm_cart ? (uint64_t)(uintptr_t)(*tracer_args.comm_cart) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_create, tracer_record);
   else
@@ -2869,13 +2871,13 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coor
         "libmpi.so.40", "MPI_Cart_get", (void **)&openmpi_real.MPI_Cart_get);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, maxdims, dims, periods, coords);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2917,8 +2919,8 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coor
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_get_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_get__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_get, tracer_record);
   else
@@ -2936,13 +2938,13 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
         "libmpi.so.40", "MPI_Cart_map", (void **)&openmpi_real.MPI_Cart_map);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, ndims, dims, periods, newrank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2985,8 +2987,8 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(30, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newrank ? (uint64_t)(int64_t)(*tracer_args.newrank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_map_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_map__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_map, tracer_record);
   else
@@ -3004,13 +3006,13 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank) {
         "libmpi.so.40", "MPI_Cart_rank", (void **)&openmpi_real.MPI_Cart_rank);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, coords, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3048,8 +3050,8 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(31, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_rank_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_rank__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_rank, tracer_record);
   else
@@ -3067,13 +3069,13 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int
         "libmpi.so.40", "MPI_Cart_shift", (void **)&openmpi_real.MPI_Cart_shift);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, direction, disp, rank_source, rank_dest);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3117,8 +3119,8 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int
   tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.rank_source ? (uint64_t)(int64_t)(*tracer_args.rank_source) : 0;
   tracer_record[10] = tracer_args.rank_dest ? (uint64_t)(int64_t)(*tracer_args.rank_dest) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_shift_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_shift__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_shift, tracer_record);
   else
@@ -3136,13 +3138,13 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm) {
         "libmpi.so.40", "MPI_Cart_sub", (void **)&openmpi_real.MPI_Cart_sub);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, remain_dims, new_comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3181,8 +3183,8 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.new_comm ? (uint64_t)(uintptr_t)(*tracer_args.new_comm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_sub_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_sub__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_sub, tracer_record);
   else
@@ -3200,13 +3202,13 @@ int MPI_Cartdim_get(MPI_Comm comm, int *ndims) {
         "libmpi.so.40", "MPI_Cartdim_get", (void **)&openmpi_real.MPI_Cartdim_get);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, ndims);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3242,8 +3244,8 @@ int MPI_Cartdim_get(MPI_Comm comm, int *ndims) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.ndims ? (uint64_t)(int64_t)(*tracer_args.ndims) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cartdim_get_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cartdim_get__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cartdim_get, tracer_record);
   else
@@ -3261,13 +3263,13 @@ int MPI_Close_port(const char *port_name) {
         "libmpi.so.40", "MPI_Close_port", (void **)&openmpi_real.MPI_Close_port);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3300,8 +3302,8 @@ int MPI_Close_port(const char *port_name) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Close_port_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Close_port__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Close_port, tracer_record);
   else
@@ -3319,13 +3321,13 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm com
         "libmpi.so.40", "MPI_Comm_accept", (void **)&openmpi_real.MPI_Comm_accept);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(port_name, info, root, comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3368,8 +3370,8 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm com
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_accept_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_accept__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_accept, tracer_record);
   else
@@ -3387,13 +3389,13 @@ int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
         "libmpi.so.40", "MPI_Comm_call_errhandler", (void **)&openmpi_real.MPI_Comm_call_errhandler);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3428,8 +3430,8 @@ int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_call_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_call_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_call_errhandler, tracer_record);
   else
@@ -3447,13 +3449,13 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) {
         "libmpi.so.40", "MPI_Comm_compare", (void **)&openmpi_real.MPI_Comm_compare);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm1, comm2, result);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3491,8 +3493,8 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.result ? (uint64_t)(int64_t)(*tracer_args.result) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_compare_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_compare__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_compare, tracer_record);
   else
@@ -3511,13 +3513,13 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm co
         "libmpi.so.40", "MPI_Comm_connect", (void **)&openmpi_real.MPI_Comm_connect);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(port_name, info, root, comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3560,8 +3562,8 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm co
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(39, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_connect_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_connect__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_connect, tracer_record);
   else
@@ -3579,13 +3581,13 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errha
         "libmpi.so.40", "MPI_Comm_create_errhandler", (void **)&openmpi_real.MPI_Comm_create_errhandler);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3621,8 +3623,8 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errha
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(40, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_errhandler, tracer_record);
   else
@@ -3642,13 +3644,13 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
         "libmpi.so.40", "MPI_Comm_create_keyval", (void **)&openmpi_real.MPI_Comm_create_keyval);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3690,8 +3692,8 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.comm_keyval ? (uint64_t)(int64_t)(*tracer_args.comm_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_keyval_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_keyval__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_keyval, tracer_record);
   else
@@ -3709,13 +3711,13 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
         "libmpi.so.40", "MPI_Comm_create_group", (void **)&openmpi_real.MPI_Comm_create_group);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, group, tag, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3756,8 +3758,8 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(42, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_group_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_group__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_group, tracer_record);
   else
@@ -3775,13 +3777,13 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
         "libmpi.so.40", "MPI_Comm_create", (void **)&openmpi_real.MPI_Comm_create);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, group, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3819,8 +3821,8 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create, tracer_record);
   else
@@ -3838,13 +3840,13 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
         "libmpi.so.40", "MPI_Comm_delete_attr", (void **)&openmpi_real.MPI_Comm_delete_attr);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3879,8 +3881,8 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_delete_attr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_delete_attr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_delete_attr, tracer_record);
   else
@@ -3898,13 +3900,13 @@ int MPI_Comm_disconnect(MPI_Comm *comm) {
         "libmpi.so.40", "MPI_Comm_disconnect", (void **)&openmpi_real.MPI_Comm_disconnect);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3938,8 +3940,8 @@ int MPI_Comm_disconnect(MPI_Comm *comm) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.comm ? (uint64_t)(uintptr_t)(*tracer_args.comm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_disconnect_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_disconnect__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_disconnect, tracer_record);
   else
@@ -3957,13 +3959,13 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
         "libmpi.so.40", "MPI_Comm_dup", (void **)&openmpi_real.MPI_Comm_dup);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3999,8 +4001,8 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup, tracer_record);
   else
@@ -4018,13 +4020,13 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
         "libmpi.so.40", "MPI_Comm_idup", (void **)&openmpi_real.MPI_Comm_idup);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, newcomm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4064,8 +4066,8 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
   tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
   tracer_record[8] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_idup_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_idup__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_idup, tracer_record);
   else
@@ -4083,13 +4085,13 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
         "libmpi.so.40", "MPI_Comm_dup_with_info", (void **)&openmpi_real.MPI_Comm_dup_with_info);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, info, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4127,8 +4129,8 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup_with_info_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup_with_info__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup_with_info, tracer_record);
   else
@@ -4146,13 +4148,13 @@ int MPI_Comm_free_keyval(int *comm_keyval) {
         "libmpi.so.40", "MPI_Comm_free_keyval", (void **)&openmpi_real.MPI_Comm_free_keyval);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4186,8 +4188,8 @@ int MPI_Comm_free_keyval(int *comm_keyval) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.comm_keyval ? (uint64_t)(int64_t)(*tracer_args.comm_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free_keyval_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free_keyval__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free_keyval, tracer_record);
   else
@@ -4205,13 +4207,13 @@ int MPI_Comm_free(MPI_Comm *comm) {
         "libmpi.so.40", "MPI_Comm_free", (void **)&openmpi_real.MPI_Comm_free);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4245,8 +4247,8 @@ int MPI_Comm_free(MPI_Comm *comm) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.comm ? (uint64_t)(uintptr_t)(*tracer_args.comm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free, tracer_record);
   else
@@ -4264,13 +4266,13 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *
         "libmpi.so.40", "MPI_Comm_get_attr", (void **)&openmpi_real.MPI_Comm_get_attr);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4311,8 +4313,8 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_attr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_attr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_attr, tracer_record);
   else
@@ -4332,13 +4334,13 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int
         "libmpi.so.40", "MPI_Dist_graph_create", (void **)&openmpi_real.MPI_Dist_graph_create);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm_old, n, nodes, degrees, targets, weights, info, reorder, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4392,8 +4394,8 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create, tracer_record);
   else
@@ -4414,14 +4416,14 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
         "libmpi.so.40", "MPI_Dist_graph_create_adjacent", (void **)&openmpi_real.MPI_Dist_graph_create_adjacent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm_old, indegree, sources, sourceweights, outdegree, destinations,
                        destweights, info, reorder, comm_dist_graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4478,8 +4480,8 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.comm_dist_graph ? (uint64_t)(uintptr_t)(*tracer_args.comm_dist_graph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent, tracer_record);
   else
@@ -4498,14 +4500,14 @@ int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int 
         "libmpi.so.40", "MPI_Dist_graph_neighbors", (void **)&openmpi_real.MPI_Dist_graph_neighbors);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, maxindegree, sources, sourceweights, maxoutdegree, destinations,
                        destweights);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4554,8 +4556,8 @@ int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors, tracer_record);
   else
@@ -4573,13 +4575,13 @@ int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outneig
         "libmpi.so.40", "MPI_Dist_graph_neighbors_count", (void **)&openmpi_real.MPI_Dist_graph_neighbors_count);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, inneighbors, outneighbors, weighted);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4622,8 +4624,8 @@ int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outneig
   tracer_record[8] = tracer_args.inneighbors ? (uint64_t)(int64_t)(*tracer_args.inneighbors) : 0;
   tracer_record[9] = tracer_args.outneighbors ? (uint64_t)(int64_t)(*tracer_args.outneighbors) : 0;
   tracer_record[10] = tracer_args.weighted ? (uint64_t)(int64_t)(*tracer_args.weighted) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count, tracer_record);
   else
@@ -4641,13 +4643,13 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *erhandler) {
         "libmpi.so.40", "MPI_Comm_get_errhandler", (void **)&openmpi_real.MPI_Comm_get_errhandler);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, erhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4683,8 +4685,8 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *erhandler) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.erhandler ? (uint64_t)(uintptr_t)(*tracer_args.erhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_errhandler, tracer_record);
   else
@@ -4702,13 +4704,13 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
         "libmpi.so.40", "MPI_Comm_get_info", (void **)&openmpi_real.MPI_Comm_get_info);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4744,8 +4746,8 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_info_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_info__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_info, tracer_record);
   else
@@ -4763,13 +4765,13 @@ int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) {
         "libmpi.so.40", "MPI_Comm_get_name", (void **)&openmpi_real.MPI_Comm_get_name);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, comm_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4809,8 +4811,8 @@ int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) {
   tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.comm_name ? (uint64_t)(int64_t)(*tracer_args.comm_name) : 0;
   tracer_record[8] = tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_name_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_name__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_name, tracer_record);
   else
@@ -4828,13 +4830,13 @@ int MPI_Comm_get_parent(MPI_Comm *parent) {
         "libmpi.so.40", "MPI_Comm_get_parent", (void **)&openmpi_real.MPI_Comm_get_parent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(parent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4868,8 +4870,8 @@ int MPI_Comm_get_parent(MPI_Comm *parent) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.parent ? (uint64_t)(uintptr_t)(*tracer_args.parent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_parent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_parent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_parent, tracer_record);
   else
@@ -4887,13 +4889,13 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
         "libmpi.so.40", "MPI_Comm_group", (void **)&openmpi_real.MPI_Comm_group);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4929,8 +4931,8 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(60, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_group_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_group__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_group, tracer_record);
   else
@@ -4948,13 +4950,13 @@ int MPI_Comm_join(int fd, MPI_Comm *intercomm) {
         "libmpi.so.40", "MPI_Comm_join", (void **)&openmpi_real.MPI_Comm_join);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fd, intercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4990,8 +4992,8 @@ int MPI_Comm_join(int fd, MPI_Comm *intercomm) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_join_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_join__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_join, tracer_record);
   else
@@ -5009,13 +5011,13 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank) {
         "libmpi.so.40", "MPI_Comm_rank", (void **)&openmpi_real.MPI_Comm_rank);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5051,8 +5053,8 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_rank_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_rank__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_rank, tracer_record);
   else
@@ -5070,13 +5072,13 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
         "libmpi.so.40", "MPI_Comm_remote_group", (void **)&openmpi_real.MPI_Comm_remote_group);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5112,8 +5114,8 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(63, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_group_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_group__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_group, tracer_record);
   else
@@ -5131,13 +5133,13 @@ int MPI_Comm_remote_size(MPI_Comm comm, int *size) {
         "libmpi.so.40", "MPI_Comm_remote_size", (void **)&openmpi_real.MPI_Comm_remote_size);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5173,8 +5175,8 @@ int MPI_Comm_remote_size(MPI_Comm comm, int *size) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_size_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_size__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_size, tracer_record);
   else
@@ -5192,13 +5194,13 @@ int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) {
         "libmpi.so.40", "MPI_Comm_set_attr", (void **)&openmpi_real.MPI_Comm_set_attr);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5236,8 +5238,8 @@ int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_attr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_attr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_attr, tracer_record);
   else
@@ -5255,13 +5257,13 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
         "libmpi.so.40", "MPI_Comm_set_errhandler", (void **)&openmpi_real.MPI_Comm_set_errhandler);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5296,8 +5298,8 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_errhandler, tracer_record);
   else
@@ -5315,13 +5317,13 @@ int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
         "libmpi.so.40", "MPI_Comm_set_info", (void **)&openmpi_real.MPI_Comm_set_info);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5356,8 +5358,8 @@ int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_info_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_info__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_info, tracer_record);
   else
@@ -5375,13 +5377,13 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name) {
         "libmpi.so.40", "MPI_Comm_set_name", (void **)&openmpi_real.MPI_Comm_set_name);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, comm_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5416,8 +5418,8 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_name_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_name__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_name, tracer_record);
   else
@@ -5435,13 +5437,13 @@ int MPI_Comm_size(MPI_Comm comm, int *size) {
         "libmpi.so.40", "MPI_Comm_size", (void **)&openmpi_real.MPI_Comm_size);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5477,8 +5479,8 @@ int MPI_Comm_size(MPI_Comm comm, int *size) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_size_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_size__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_size, tracer_record);
   else
@@ -5497,13 +5499,13 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info inf
         "libmpi.so.40", "MPI_Comm_spawn", (void **)&openmpi_real.MPI_Comm_spawn);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5555,8 +5557,8 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info inf
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn, tracer_record);
   else
@@ -5576,14 +5578,14 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
         "libmpi.so.40", "MPI_Comm_spawn_multiple", (void **)&openmpi_real.MPI_Comm_spawn_multiple);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info,
                        root, comm, intercomm, array_of_errcodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5638,8 +5640,8 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn_multiple_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn_multiple, tracer_record);
   else
@@ -5657,13 +5659,13 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
         "libmpi.so.40", "MPI_Comm_split", (void **)&openmpi_real.MPI_Comm_split);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, color, key, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5704,8 +5706,8 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split, tracer_record);
   else
@@ -5723,13 +5725,13 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
         "libmpi.so.40", "MPI_Comm_split_type", (void **)&openmpi_real.MPI_Comm_split_type);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, split_type, key, info, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5772,8 +5774,8 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(73, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split_type_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split_type__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split_type, tracer_record);
   else
@@ -5791,13 +5793,13 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag) {
         "libmpi.so.40", "MPI_Comm_test_inter", (void **)&openmpi_real.MPI_Comm_test_inter);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5833,8 +5835,8 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(74, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_test_inter_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_test_inter__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_test_inter, tracer_record);
   else
@@ -5853,14 +5855,14 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
         "libmpi.so.40", "MPI_Compare_and_swap", (void **)&openmpi_real.MPI_Compare_and_swap);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp,
                        win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5909,8 +5911,8 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(75, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Compare_and_swap_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Compare_and_swap__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Compare_and_swap, tracer_record);
   else
@@ -5928,13 +5930,13 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
         "libmpi.so.40", "MPI_Dims_create", (void **)&openmpi_real.MPI_Dims_create);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(nnodes, ndims, dims);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5971,8 +5973,8 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(76, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dims_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dims_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dims_create, tracer_record);
   else
@@ -5990,13 +5992,13 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler) {
         "libmpi.so.40", "MPI_Errhandler_free", (void **)&openmpi_real.MPI_Errhandler_free);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6030,8 +6032,8 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(77, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Errhandler_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Errhandler_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Errhandler_free, tracer_record);
   else
@@ -6049,13 +6051,13 @@ int MPI_Error_class(int errorcode, int *errorclass) {
         "libmpi.so.40", "MPI_Error_class", (void **)&openmpi_real.MPI_Error_class);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(errorcode, errorclass);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6091,8 +6093,8 @@ int MPI_Error_class(int errorcode, int *errorclass) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(78, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.errorclass ? (uint64_t)(int64_t)(*tracer_args.errorclass) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_class_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_class__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_class, tracer_record);
   else
@@ -6110,13 +6112,13 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen) {
         "libmpi.so.40", "MPI_Error_string", (void **)&openmpi_real.MPI_Error_string);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(errorcode, string, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6156,8 +6158,8 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen) {
   tracer_record[3] = tracer_record_call(79, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.string ? (uint64_t)(int64_t)(*tracer_args.string) : 0;
   tracer_record[8] = tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_string_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_string__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_string, tracer_record);
   else
@@ -6176,13 +6178,13 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
         "libmpi.so.40", "MPI_Exscan", (void **)&openmpi_real.MPI_Exscan);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6228,8 +6230,8 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(80, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Exscan_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Exscan__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Exscan, tracer_record);
   else
@@ -6248,13 +6250,13 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
         "libmpi.so.40", "MPI_Fetch_and_op", (void **)&openmpi_real.MPI_Fetch_and_op);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6302,8 +6304,8 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Fetch_and_op_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Fetch_and_op__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Fetch_and_op, tracer_record);
   else
@@ -6322,13 +6324,13 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
         "libmpi.so.40", "MPI_Iexscan", (void **)&openmpi_real.MPI_Iexscan);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6377,8 +6379,8 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
   tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iexscan_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iexscan__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iexscan, tracer_record);
   else
@@ -6396,13 +6398,13 @@ int MPI_File_call_errhandler(MPI_File fh, int errorcode) {
         "libmpi.so.40", "MPI_File_call_errhandler", (void **)&openmpi_real.MPI_File_call_errhandler);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6437,8 +6439,8 @@ int MPI_File_call_errhandler(MPI_File fh, int errorcode) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(83, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_call_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_call_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_call_errhandler, tracer_record);
   else
@@ -6456,13 +6458,13 @@ int MPI_File_create_errhandler(MPI_File_errhandler_function *function, MPI_Errha
         "libmpi.so.40", "MPI_File_create_errhandler", (void **)&openmpi_real.MPI_File_create_errhandler);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6498,8 +6500,8 @@ int MPI_File_create_errhandler(MPI_File_errhandler_function *function, MPI_Errha
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_create_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_create_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_create_errhandler, tracer_record);
   else
@@ -6517,13 +6519,13 @@ int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) {
         "libmpi.so.40", "MPI_File_set_errhandler", (void **)&openmpi_real.MPI_File_set_errhandler);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(file, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6558,8 +6560,8 @@ int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(85, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_errhandler, tracer_record);
   else
@@ -6577,13 +6579,13 @@ int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler) {
         "libmpi.so.40", "MPI_File_get_errhandler", (void **)&openmpi_real.MPI_File_get_errhandler);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(file, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6619,8 +6621,8 @@ int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_errhandler, tracer_record);
   else
@@ -6638,13 +6640,13 @@ int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
         "libmpi.so.40", "MPI_File_open", (void **)&openmpi_real.MPI_File_open);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, filename, amode, info, fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6687,8 +6689,8 @@ int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.fh ? (uint64_t)(uintptr_t)(*tracer_args.fh) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_open_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_open__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_open, tracer_record);
   else
@@ -6706,13 +6708,13 @@ int MPI_File_close(MPI_File *fh) {
         "libmpi.so.40", "MPI_File_close", (void **)&openmpi_real.MPI_File_close);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6746,8 +6748,8 @@ int MPI_File_close(MPI_File *fh) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(88, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.fh ? (uint64_t)(uintptr_t)(*tracer_args.fh) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_close_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_close__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_close, tracer_record);
   else
@@ -6765,13 +6767,13 @@ int MPI_File_delete(const char *filename, MPI_Info info) {
         "libmpi.so.40", "MPI_File_delete", (void **)&openmpi_real.MPI_File_delete);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(filename, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6806,8 +6808,8 @@ int MPI_File_delete(const char *filename, MPI_Info info) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_delete_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_delete__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_delete, tracer_record);
   else
@@ -6825,13 +6827,13 @@ int MPI_File_set_size(MPI_File fh, MPI_Offset size) {
         "libmpi.so.40", "MPI_File_set_size", (void **)&openmpi_real.MPI_File_set_size);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6866,8 +6868,8 @@ int MPI_File_set_size(MPI_File fh, MPI_Offset size) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_size_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_size__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_size, tracer_record);
   else
@@ -6885,13 +6887,13 @@ int MPI_File_preallocate(MPI_File fh, MPI_Offset size) {
         "libmpi.so.40", "MPI_File_preallocate", (void **)&openmpi_real.MPI_File_preallocate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6926,8 +6928,8 @@ int MPI_File_preallocate(MPI_File fh, MPI_Offset size) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(91, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_preallocate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_preallocate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_preallocate, tracer_record);
   else
@@ -6945,13 +6947,13 @@ int MPI_File_get_size(MPI_File fh, MPI_Offset *size) {
         "libmpi.so.40", "MPI_File_get_size", (void **)&openmpi_real.MPI_File_get_size);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6987,8 +6989,8 @@ int MPI_File_get_size(MPI_File fh, MPI_Offset *size) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_size_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_size__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_size, tracer_record);
   else
@@ -7006,13 +7008,13 @@ int MPI_File_get_group(MPI_File fh, MPI_Group *group) {
         "libmpi.so.40", "MPI_File_get_group", (void **)&openmpi_real.MPI_File_get_group);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7048,8 +7050,8 @@ int MPI_File_get_group(MPI_File fh, MPI_Group *group) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_group_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_group__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_group, tracer_record);
   else
@@ -7067,13 +7069,13 @@ int MPI_File_get_amode(MPI_File fh, int *amode) {
         "libmpi.so.40", "MPI_File_get_amode", (void **)&openmpi_real.MPI_File_get_amode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, amode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7109,8 +7111,8 @@ int MPI_File_get_amode(MPI_File fh, int *amode) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.amode ? (uint64_t)(int64_t)(*tracer_args.amode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_amode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_amode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_amode, tracer_record);
   else
@@ -7128,13 +7130,13 @@ int MPI_File_set_info(MPI_File fh, MPI_Info info) {
         "libmpi.so.40", "MPI_File_set_info", (void **)&openmpi_real.MPI_File_set_info);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7169,8 +7171,8 @@ int MPI_File_set_info(MPI_File fh, MPI_Info info) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_info_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_info__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_info, tracer_record);
   else
@@ -7188,13 +7190,13 @@ int MPI_File_get_info(MPI_File fh, MPI_Info *info_used) {
         "libmpi.so.40", "MPI_File_get_info", (void **)&openmpi_real.MPI_File_get_info);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7230,8 +7232,8 @@ int MPI_File_get_info(MPI_File fh, MPI_Info *info_used) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_info_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_info__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_info, tracer_record);
   else
@@ -7250,13 +7252,13 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
         "libmpi.so.40", "MPI_File_set_view", (void **)&openmpi_real.MPI_File_set_view);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, disp, etype, filetype, datarep, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7301,8 +7303,8 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(97, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_view_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_view__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_view, tracer_record);
   else
@@ -7321,13 +7323,13 @@ int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Da
         "libmpi.so.40", "MPI_File_get_view", (void **)&openmpi_real.MPI_File_get_view);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, disp, etype, filetype, datarep);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7373,8 +7375,8 @@ int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Da
   tracer_record[10] = tracer_args.etype ? (uint64_t)(uintptr_t)(*tracer_args.etype) : 0;
   tracer_record[11] = tracer_args.filetype ? (uint64_t)(uintptr_t)(*tracer_args.filetype) : 0;
   tracer_record[12] = tracer_args.datarep ? (uint64_t)(int64_t)(*tracer_args.datarep) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_view_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_view__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_view, tracer_record);
   else
@@ -7393,13 +7395,13 @@ int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_D
         "libmpi.so.40", "MPI_File_read_at", (void **)&openmpi_real.MPI_File_read_at);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7444,8 +7446,8 @@ int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_D
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at, tracer_record);
   else
@@ -7464,13 +7466,13 @@ int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
         "libmpi.so.40", "MPI_File_read_at_all", (void **)&openmpi_real.MPI_File_read_at_all);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7515,8 +7517,8 @@ int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all, tracer_record);
   else
@@ -7535,13 +7537,13 @@ int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count
         "libmpi.so.40", "MPI_File_write_at", (void **)&openmpi_real.MPI_File_write_at);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7586,8 +7588,8 @@ int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at, tracer_record);
   else
@@ -7606,13 +7608,13 @@ int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int c
         "libmpi.so.40", "MPI_File_write_at_all", (void **)&openmpi_real.MPI_File_write_at_all);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7657,8 +7659,8 @@ int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int c
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all, tracer_record);
   else
@@ -7677,13 +7679,13 @@ int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_
         "libmpi.so.40", "MPI_File_iread_at", (void **)&openmpi_real.MPI_File_iread_at);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7729,8 +7731,8 @@ int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at, tracer_record);
   else
@@ -7749,13 +7751,13 @@ int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int coun
         "libmpi.so.40", "MPI_File_iwrite_at", (void **)&openmpi_real.MPI_File_iwrite_at);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7801,8 +7803,8 @@ int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int coun
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(104, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at, tracer_record);
   else
@@ -7821,13 +7823,13 @@ int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
         "libmpi.so.40", "MPI_File_iread_at_all", (void **)&openmpi_real.MPI_File_iread_at_all);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7873,8 +7875,8 @@ int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(105, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at_all, tracer_record);
   else
@@ -7893,13 +7895,13 @@ int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int 
         "libmpi.so.40", "MPI_File_iwrite_at_all", (void **)&openmpi_real.MPI_File_iwrite_at_all);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7945,8 +7947,8 @@ int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(106, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at_all, tracer_record);
   else
@@ -7964,13 +7966,13 @@ int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_
         "libmpi.so.40", "MPI_File_read", (void **)&openmpi_real.MPI_File_read);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8012,8 +8014,8 @@ int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read, tracer_record);
   else
@@ -8031,13 +8033,13 @@ int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, 
         "libmpi.so.40", "MPI_File_read_all", (void **)&openmpi_real.MPI_File_read_all);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8079,8 +8081,8 @@ int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all, tracer_record);
   else
@@ -8099,13 +8101,13 @@ int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatyp
         "libmpi.so.40", "MPI_File_write", (void **)&openmpi_real.MPI_File_write);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8147,8 +8149,8 @@ int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatyp
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write, tracer_record);
   else
@@ -8167,13 +8169,13 @@ int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype dat
         "libmpi.so.40", "MPI_File_write_all", (void **)&openmpi_real.MPI_File_write_all);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8215,8 +8217,8 @@ int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype dat
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all, tracer_record);
   else
@@ -8234,13 +8236,13 @@ int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI
         "libmpi.so.40", "MPI_File_iread", (void **)&openmpi_real.MPI_File_iread);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8283,8 +8285,8 @@ int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread, tracer_record);
   else
@@ -8303,13 +8305,13 @@ int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype dataty
         "libmpi.so.40", "MPI_File_iwrite", (void **)&openmpi_real.MPI_File_iwrite);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8352,8 +8354,8 @@ int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype dataty
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite, tracer_record);
   else
@@ -8372,13 +8374,13 @@ int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
         "libmpi.so.40", "MPI_File_iread_all", (void **)&openmpi_real.MPI_File_iread_all);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8421,8 +8423,8 @@ int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(113, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_all, tracer_record);
   else
@@ -8441,13 +8443,13 @@ int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype da
         "libmpi.so.40", "MPI_File_iwrite_all", (void **)&openmpi_real.MPI_File_iwrite_all);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8490,8 +8492,8 @@ int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype da
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_all, tracer_record);
   else
@@ -8509,13 +8511,13 @@ int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence) {
         "libmpi.so.40", "MPI_File_seek", (void **)&openmpi_real.MPI_File_seek);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, whence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8552,8 +8554,8 @@ int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek, tracer_record);
   else
@@ -8571,13 +8573,13 @@ int MPI_File_get_position(MPI_File fh, MPI_Offset *offset) {
         "libmpi.so.40", "MPI_File_get_position", (void **)&openmpi_real.MPI_File_get_position);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8613,8 +8615,8 @@ int MPI_File_get_position(MPI_File fh, MPI_Offset *offset) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.offset ? (uint64_t)(int64_t)(*tracer_args.offset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position, tracer_record);
   else
@@ -8632,13 +8634,13 @@ int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp) {
         "libmpi.so.40", "MPI_File_get_byte_offset", (void **)&openmpi_real.MPI_File_get_byte_offset);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, disp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8676,8 +8678,8 @@ int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.disp ? (uint64_t)(int64_t)(*tracer_args.disp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_byte_offset_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_byte_offset__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_byte_offset, tracer_record);
   else
@@ -8696,13 +8698,13 @@ int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatyp
         "libmpi.so.40", "MPI_File_read_shared", (void **)&openmpi_real.MPI_File_read_shared);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8744,8 +8746,8 @@ int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatyp
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_shared_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_shared__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_shared, tracer_record);
   else
@@ -8764,13 +8766,13 @@ int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype 
         "libmpi.so.40", "MPI_File_write_shared", (void **)&openmpi_real.MPI_File_write_shared);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8812,8 +8814,8 @@ int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_shared_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_shared__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_shared, tracer_record);
   else
@@ -8832,13 +8834,13 @@ int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype dataty
         "libmpi.so.40", "MPI_File_iread_shared", (void **)&openmpi_real.MPI_File_iread_shared);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8881,8 +8883,8 @@ int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype dataty
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_shared_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_shared__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_shared, tracer_record);
   else
@@ -8901,13 +8903,13 @@ int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
         "libmpi.so.40", "MPI_File_iwrite_shared", (void **)&openmpi_real.MPI_File_iwrite_shared);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8950,8 +8952,8 @@ int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_shared_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_shared__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_shared, tracer_record);
   else
@@ -8970,13 +8972,13 @@ int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype dataty
         "libmpi.so.40", "MPI_File_read_ordered", (void **)&openmpi_real.MPI_File_read_ordered);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9018,8 +9020,8 @@ int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype dataty
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(122, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered, tracer_record);
   else
@@ -9038,13 +9040,13 @@ int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype
         "libmpi.so.40", "MPI_File_write_ordered", (void **)&openmpi_real.MPI_File_write_ordered);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9086,8 +9088,8 @@ int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(123, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered, tracer_record);
   else
@@ -9105,13 +9107,13 @@ int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
         "libmpi.so.40", "MPI_File_seek_shared", (void **)&openmpi_real.MPI_File_seek_shared);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, whence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9148,8 +9150,8 @@ int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(124, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek_shared_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek_shared__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek_shared, tracer_record);
   else
@@ -9167,13 +9169,13 @@ int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset) {
         "libmpi.so.40", "MPI_File_get_position_shared", (void **)&openmpi_real.MPI_File_get_position_shared);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9209,8 +9211,8 @@ int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(125, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.offset ? (uint64_t)(int64_t)(*tracer_args.offset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position_shared_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position_shared__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position_shared, tracer_record);
   else
@@ -9229,13 +9231,13 @@ int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int co
         "libmpi.so.40", "MPI_File_read_at_all_begin", (void **)&openmpi_real.MPI_File_read_at_all_begin);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9277,8 +9279,8 @@ int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int co
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(126, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_begin_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_begin__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_begin, tracer_record);
   else
@@ -9296,13 +9298,13 @@ int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status) {
         "libmpi.so.40", "MPI_File_read_at_all_end", (void **)&openmpi_real.MPI_File_read_at_all_end);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9339,8 +9341,8 @@ int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(127, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_end_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_end__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_end, tracer_record);
   else
@@ -9359,13 +9361,13 @@ int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf,
         "libmpi.so.40", "MPI_File_write_at_all_begin", (void **)&openmpi_real.MPI_File_write_at_all_begin);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9407,8 +9409,8 @@ int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(128, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_begin_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_begin__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_begin, tracer_record);
   else
@@ -9426,13 +9428,13 @@ int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status) 
         "libmpi.so.40", "MPI_File_write_at_all_end", (void **)&openmpi_real.MPI_File_write_at_all_end);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9469,8 +9471,8 @@ int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status) 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(129, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_end_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_end__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_end, tracer_record);
   else
@@ -9488,13 +9490,13 @@ int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype data
         "libmpi.so.40", "MPI_File_read_all_begin", (void **)&openmpi_real.MPI_File_read_all_begin);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9534,8 +9536,8 @@ int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype data
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(130, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_begin_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_begin__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_begin, tracer_record);
   else
@@ -9553,13 +9555,13 @@ int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status) {
         "libmpi.so.40", "MPI_File_read_all_end", (void **)&openmpi_real.MPI_File_read_all_end);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9596,8 +9598,8 @@ int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(131, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_end_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_end__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_end, tracer_record);
   else
@@ -9615,13 +9617,13 @@ int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Dataty
         "libmpi.so.40", "MPI_File_write_all_begin", (void **)&openmpi_real.MPI_File_write_all_begin);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9661,8 +9663,8 @@ int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Dataty
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(132, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_begin_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_begin__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_begin, tracer_record);
   else
@@ -9680,13 +9682,13 @@ int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status) {
         "libmpi.so.40", "MPI_File_write_all_end", (void **)&openmpi_real.MPI_File_write_all_end);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9723,8 +9725,8 @@ int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(133, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_end_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_end__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_end, tracer_record);
   else
@@ -9742,13 +9744,13 @@ int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype 
         "libmpi.so.40", "MPI_File_read_ordered_begin", (void **)&openmpi_real.MPI_File_read_ordered_begin);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9788,8 +9790,8 @@ int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(134, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_begin_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_begin__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_begin, tracer_record);
   else
@@ -9807,13 +9809,13 @@ int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status) {
         "libmpi.so.40", "MPI_File_read_ordered_end", (void **)&openmpi_real.MPI_File_read_ordered_end);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9850,8 +9852,8 @@ int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(135, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_end_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_end__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_end, tracer_record);
   else
@@ -9869,13 +9871,13 @@ int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Da
         "libmpi.so.40", "MPI_File_write_ordered_begin", (void **)&openmpi_real.MPI_File_write_ordered_begin);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9915,8 +9917,8 @@ int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Da
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(136, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_begin_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_begin__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_begin, tracer_record);
   else
@@ -9934,13 +9936,13 @@ int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
         "libmpi.so.40", "MPI_File_write_ordered_end", (void **)&openmpi_real.MPI_File_write_ordered_end);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9977,8 +9979,8 @@ int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(137, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_end_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_end__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_end, tracer_record);
   else
@@ -9996,13 +9998,13 @@ int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *exten
         "libmpi.so.40", "MPI_File_get_type_extent", (void **)&openmpi_real.MPI_File_get_type_extent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, datatype, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10040,8 +10042,8 @@ int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *exten
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(138, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_type_extent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_type_extent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_type_extent, tracer_record);
   else
@@ -10059,13 +10061,13 @@ int MPI_File_set_atomicity(MPI_File fh, int flag) {
         "libmpi.so.40", "MPI_File_set_atomicity", (void **)&openmpi_real.MPI_File_set_atomicity);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10100,8 +10102,8 @@ int MPI_File_set_atomicity(MPI_File fh, int flag) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(139, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_atomicity_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_atomicity__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_atomicity, tracer_record);
   else
@@ -10119,13 +10121,13 @@ int MPI_File_get_atomicity(MPI_File fh, int *flag) {
         "libmpi.so.40", "MPI_File_get_atomicity", (void **)&openmpi_real.MPI_File_get_atomicity);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10161,8 +10163,8 @@ int MPI_File_get_atomicity(MPI_File fh, int *flag) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(140, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_atomicity_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_atomicity__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_atomicity, tracer_record);
   else
@@ -10180,13 +10182,13 @@ int MPI_File_sync(MPI_File fh) {
         "libmpi.so.40", "MPI_File_sync", (void **)&openmpi_real.MPI_File_sync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10219,8 +10221,8 @@ int MPI_File_sync(MPI_File fh) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(141, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_sync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_sync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_sync, tracer_record);
   else
@@ -10238,13 +10240,13 @@ int MPI_Finalize(void) {
         "libmpi.so.40", "MPI_Finalize", (void **)&openmpi_real.MPI_Finalize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10275,8 +10277,8 @@ int MPI_Finalize(void) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(142, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalize, tracer_record);
   else
@@ -10294,13 +10296,13 @@ int MPI_Finalized(int *flag) {
         "libmpi.so.40", "MPI_Finalized", (void **)&openmpi_real.MPI_Finalized);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10334,8 +10336,8 @@ int MPI_Finalized(int *flag) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(143, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalized_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalized__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalized, tracer_record);
   else
@@ -10353,13 +10355,13 @@ int MPI_Free_mem(void *base) {
         "libmpi.so.40", "MPI_Free_mem", (void **)&openmpi_real.MPI_Free_mem);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(base);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10392,8 +10394,8 @@ int MPI_Free_mem(void *base) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(144, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Free_mem_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Free_mem__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Free_mem, tracer_record);
   else
@@ -10412,13 +10414,13 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
         "libmpi.so.40", "MPI_Gather", (void **)&openmpi_real.MPI_Gather);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10470,8 +10472,8 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(145, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gather_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gather__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gather, tracer_record);
   else
@@ -10490,14 +10492,14 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
         "libmpi.so.40", "MPI_Igather", (void **)&openmpi_real.MPI_Igather);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10552,8 +10554,8 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
   tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igather_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igather__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igather, tracer_record);
   else
@@ -10573,14 +10575,14 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
         "libmpi.so.40", "MPI_Gatherv", (void **)&openmpi_real.MPI_Gatherv);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10634,8 +10636,8 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gatherv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gatherv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gatherv, tracer_record);
   else
@@ -10655,14 +10657,14 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
         "libmpi.so.40", "MPI_Igatherv", (void **)&openmpi_real.MPI_Igatherv);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10720,8 +10722,8 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[15] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igatherv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igatherv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igatherv, tracer_record);
   else
@@ -10739,13 +10741,13 @@ int MPI_Get_address(const void *location, MPI_Aint *address) {
         "libmpi.so.40", "MPI_Get_address", (void **)&openmpi_real.MPI_Get_address);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(location, address);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10781,8 +10783,8 @@ int MPI_Get_address(const void *location, MPI_Aint *address) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(149, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.address ? (uint64_t)(int64_t)(*tracer_args.address) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_address_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_address__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_address, tracer_record);
   else
@@ -10800,13 +10802,13 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) {
         "libmpi.so.40", "MPI_Get_count", (void **)&openmpi_real.MPI_Get_count);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10845,8 +10847,8 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(150, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_count_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_count__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_count, tracer_record);
   else
@@ -10864,13 +10866,13 @@ int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count
         "libmpi.so.40", "MPI_Get_elements", (void **)&openmpi_real.MPI_Get_elements);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10909,8 +10911,8 @@ int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(151, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements, tracer_record);
   else
@@ -10928,13 +10930,13 @@ int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Coun
         "libmpi.so.40", "MPI_Get_elements_x", (void **)&openmpi_real.MPI_Get_elements_x);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10973,8 +10975,8 @@ int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Coun
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(152, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements_x_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements_x__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements_x, tracer_record);
   else
@@ -10993,14 +10995,14 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
         "libmpi.so.40", "MPI_Get", (void **)&openmpi_real.MPI_Get);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11052,8 +11054,8 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get, tracer_record);
   else
@@ -11074,7 +11076,7 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
         "libmpi.so.40", "MPI_Get_accumulate", (void **)&openmpi_real.MPI_Get_accumulate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
@@ -11082,7 +11084,7 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
                        win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11145,8 +11147,8 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
   tracer_record[16] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_accumulate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_accumulate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_accumulate, tracer_record);
   else
@@ -11164,13 +11166,13 @@ int MPI_Get_library_version(char *version, int *resultlen) {
         "libmpi.so.40", "MPI_Get_library_version", (void **)&openmpi_real.MPI_Get_library_version);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11207,8 +11209,8 @@ int MPI_Get_library_version(char *version, int *resultlen) {
   tracer_record[3] = tracer_record_call(155, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.version ? (uint64_t)(int64_t)(*tracer_args.version) : 0;
   tracer_record[7] = tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_library_version_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_library_version__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_library_version, tracer_record);
   else
@@ -11226,13 +11228,13 @@ int MPI_Get_processor_name(char *name, int *resultlen) {
         "libmpi.so.40", "MPI_Get_processor_name", (void **)&openmpi_real.MPI_Get_processor_name);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11269,8 +11271,8 @@ int MPI_Get_processor_name(char *name, int *resultlen) {
   tracer_record[3] = tracer_record_call(156, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record[7] = tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_processor_name_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_processor_name__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_processor_name, tracer_record);
   else
@@ -11288,13 +11290,13 @@ int MPI_Get_version(int *version, int *subversion) {
         "libmpi.so.40", "MPI_Get_version", (void **)&openmpi_real.MPI_Get_version);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, subversion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11331,8 +11333,8 @@ int MPI_Get_version(int *version, int *subversion) {
   tracer_record[3] = tracer_record_call(157, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.version ? (uint64_t)(int64_t)(*tracer_args.version) : 0;
   tracer_record[7] = tracer_args.subversion ? (uint64_t)(int64_t)(*tracer_args.subversion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_version_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_version__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_version, tracer_record);
   else
@@ -11351,13 +11353,13 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
         "libmpi.so.40", "MPI_Graph_create", (void **)&openmpi_real.MPI_Graph_create);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm_old, nnodes, index, edges, reorder, comm_graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11403,8 +11405,8 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(158, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.comm_graph ? (uint64_t)(uintptr_t)(*tracer_args.comm_graph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_create, tracer_record);
   else
@@ -11422,13 +11424,13 @@ int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int ed
         "libmpi.so.40", "MPI_Graph_get", (void **)&openmpi_real.MPI_Graph_get);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, maxindex, maxedges, index, edges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11471,8 +11473,8 @@ int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int ed
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(159, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_get_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_get__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_get, tracer_record);
   else
@@ -11490,13 +11492,13 @@ int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[
         "libmpi.so.40", "MPI_Graph_map", (void **)&openmpi_real.MPI_Graph_map);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, nnodes, index, edges, newrank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11539,8 +11541,8 @@ int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(160, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newrank ? (uint64_t)(int64_t)(*tracer_args.newrank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_map_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_map__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_map, tracer_record);
   else
@@ -11558,13 +11560,13 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors) {
         "libmpi.so.40", "MPI_Graph_neighbors_count", (void **)&openmpi_real.MPI_Graph_neighbors_count);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, rank, nneighbors);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11603,8 +11605,8 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(161, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.nneighbors ? (uint64_t)(int64_t)(*tracer_args.nneighbors) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors_count_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors_count__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors_count, tracer_record);
   else
@@ -11622,13 +11624,13 @@ int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors
         "libmpi.so.40", "MPI_Graph_neighbors", (void **)&openmpi_real.MPI_Graph_neighbors);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, rank, maxneighbors, neighbors);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11668,8 +11670,8 @@ int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(162, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors, tracer_record);
   else
@@ -11687,13 +11689,13 @@ int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) {
         "libmpi.so.40", "MPI_Graphdims_get", (void **)&openmpi_real.MPI_Graphdims_get);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, nnodes, nedges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11732,8 +11734,8 @@ int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) {
   tracer_record[3] = tracer_record_call(163, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.nnodes ? (uint64_t)(int64_t)(*tracer_args.nnodes) : 0;
   tracer_record[8] = tracer_args.nedges ? (uint64_t)(int64_t)(*tracer_args.nedges) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graphdims_get_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graphdims_get__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graphdims_get, tracer_record);
   else
@@ -11751,13 +11753,13 @@ int MPI_Grequest_complete(MPI_Request request) {
         "libmpi.so.40", "MPI_Grequest_complete", (void **)&openmpi_real.MPI_Grequest_complete);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11790,8 +11792,8 @@ int MPI_Grequest_complete(MPI_Request request) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(164, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_complete_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_complete__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_complete, tracer_record);
   else
@@ -11811,13 +11813,13 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_
         "libmpi.so.40", "MPI_Grequest_start", (void **)&openmpi_real.MPI_Grequest_start);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(query_fn, free_fn, cancel_fn, extra_state, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11861,8 +11863,8 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(165, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_start_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_start__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_start, tracer_record);
   else
@@ -11880,13 +11882,13 @@ int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) {
         "libmpi.so.40", "MPI_Group_compare", (void **)&openmpi_real.MPI_Group_compare);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group1, group2, result);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11925,8 +11927,8 @@ int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(166, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.result ? (uint64_t)(int64_t)(*tracer_args.result) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_compare_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_compare__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_compare, tracer_record);
   else
@@ -11944,13 +11946,13 @@ int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup
         "libmpi.so.40", "MPI_Group_difference", (void **)&openmpi_real.MPI_Group_difference);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11989,8 +11991,8 @@ int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(167, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_difference_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_difference__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_difference, tracer_record);
   else
@@ -12008,13 +12010,13 @@ int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
         "libmpi.so.40", "MPI_Group_excl", (void **)&openmpi_real.MPI_Group_excl);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, n, ranks, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12055,8 +12057,8 @@ int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(168, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_excl_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_excl__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_excl, tracer_record);
   else
@@ -12074,13 +12076,13 @@ int MPI_Group_free(MPI_Group *group) {
         "libmpi.so.40", "MPI_Group_free", (void **)&openmpi_real.MPI_Group_free);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12114,8 +12116,8 @@ int MPI_Group_free(MPI_Group *group) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(169, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_free, tracer_record);
   else
@@ -12133,13 +12135,13 @@ int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
         "libmpi.so.40", "MPI_Group_incl", (void **)&openmpi_real.MPI_Group_incl);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, n, ranks, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12180,8 +12182,8 @@ int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(170, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_incl_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_incl__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_incl, tracer_record);
   else
@@ -12199,13 +12201,13 @@ int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgro
         "libmpi.so.40", "MPI_Group_intersection", (void **)&openmpi_real.MPI_Group_intersection);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12244,8 +12246,8 @@ int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgro
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(171, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_intersection_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_intersection__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_intersection, tracer_record);
   else
@@ -12263,13 +12265,13 @@ int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
         "libmpi.so.40", "MPI_Group_range_excl", (void **)&openmpi_real.MPI_Group_range_excl);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, n, ranges, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12310,8 +12312,8 @@ int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(172, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_excl_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_excl__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_excl, tracer_record);
   else
@@ -12329,13 +12331,13 @@ int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
         "libmpi.so.40", "MPI_Group_range_incl", (void **)&openmpi_real.MPI_Group_range_incl);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, n, ranges, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12376,8 +12378,8 @@ int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(173, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_incl_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_incl__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_incl, tracer_record);
   else
@@ -12395,13 +12397,13 @@ int MPI_Group_rank(MPI_Group group, int *rank) {
         "libmpi.so.40", "MPI_Group_rank", (void **)&openmpi_real.MPI_Group_rank);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12437,8 +12439,8 @@ int MPI_Group_rank(MPI_Group group, int *rank) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(174, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_rank_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_rank__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_rank, tracer_record);
   else
@@ -12456,13 +12458,13 @@ int MPI_Group_size(MPI_Group group, int *size) {
         "libmpi.so.40", "MPI_Group_size", (void **)&openmpi_real.MPI_Group_size);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12498,8 +12500,8 @@ int MPI_Group_size(MPI_Group group, int *size) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(175, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_size_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_size__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_size, tracer_record);
   else
@@ -12518,13 +12520,13 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_G
         "libmpi.so.40", "MPI_Group_translate_ranks", (void **)&openmpi_real.MPI_Group_translate_ranks);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group1, n, ranks1, group2, ranks2);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12566,8 +12568,8 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_G
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(176, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_translate_ranks_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_translate_ranks__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_translate_ranks, tracer_record);
   else
@@ -12585,13 +12587,13 @@ int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
         "libmpi.so.40", "MPI_Group_union", (void **)&openmpi_real.MPI_Group_union);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12630,8 +12632,8 @@ int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(177, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_union_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_union__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_union, tracer_record);
   else
@@ -12650,13 +12652,13 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
         "libmpi.so.40", "MPI_Ibsend", (void **)&openmpi_real.MPI_Ibsend);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12705,8 +12707,8 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibsend_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibsend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibsend, tracer_record);
   else
@@ -12725,13 +12727,13 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
         "libmpi.so.40", "MPI_Improbe", (void **)&openmpi_real.MPI_Improbe);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, flag, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12778,8 +12780,8 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
   tracer_record[3] = tracer_record_call(179, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record[11] = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Improbe_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Improbe__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Improbe, tracer_record);
   else
@@ -12797,13 +12799,13 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MP
         "libmpi.so.40", "MPI_Imrecv", (void **)&openmpi_real.MPI_Imrecv);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, type, message, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12847,8 +12849,8 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MP
   tracer_record[3] = tracer_record_call(180, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
   tracer_record[10] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Imrecv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Imrecv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Imrecv, tracer_record);
   else
@@ -12866,13 +12868,13 @@ int MPI_Info_create(MPI_Info *info) {
         "libmpi.so.40", "MPI_Info_create", (void **)&openmpi_real.MPI_Info_create);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12906,8 +12908,8 @@ int MPI_Info_create(MPI_Info *info) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(181, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.info ? (uint64_t)(uintptr_t)(*tracer_args.info) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_create, tracer_record);
   else
@@ -12925,13 +12927,13 @@ int MPI_Info_delete(MPI_Info info, const char *key) {
         "libmpi.so.40", "MPI_Info_delete", (void **)&openmpi_real.MPI_Info_delete);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, key);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12966,8 +12968,8 @@ int MPI_Info_delete(MPI_Info info, const char *key) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(182, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_delete_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_delete__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_delete, tracer_record);
   else
@@ -12985,13 +12987,13 @@ int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo) {
         "libmpi.so.40", "MPI_Info_dup", (void **)&openmpi_real.MPI_Info_dup);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, newinfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13027,8 +13029,8 @@ int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(183, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.newinfo ? (uint64_t)(uintptr_t)(*tracer_args.newinfo) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_dup_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_dup__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_dup, tracer_record);
   else
@@ -13046,13 +13048,13 @@ int MPI_Info_free(MPI_Info *info) {
         "libmpi.so.40", "MPI_Info_free", (void **)&openmpi_real.MPI_Info_free);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13086,8 +13088,8 @@ int MPI_Info_free(MPI_Info *info) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(184, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.info ? (uint64_t)(uintptr_t)(*tracer_args.info) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_free, tracer_record);
   else
@@ -13105,13 +13107,13 @@ int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int 
         "libmpi.so.40", "MPI_Info_get", (void **)&openmpi_real.MPI_Info_get);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, key, valuelen, value, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13155,8 +13157,8 @@ int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int 
   tracer_record[3] = tracer_record_call(185, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
   tracer_record[10] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get, tracer_record);
   else
@@ -13174,13 +13176,13 @@ int MPI_Info_get_nkeys(MPI_Info info, int *nkeys) {
         "libmpi.so.40", "MPI_Info_get_nkeys", (void **)&openmpi_real.MPI_Info_get_nkeys);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, nkeys);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13216,8 +13218,8 @@ int MPI_Info_get_nkeys(MPI_Info info, int *nkeys) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(186, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.nkeys ? (uint64_t)(int64_t)(*tracer_args.nkeys) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nkeys_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nkeys__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nkeys, tracer_record);
   else
@@ -13235,13 +13237,13 @@ int MPI_Info_get_nthkey(MPI_Info info, int n, char *key) {
         "libmpi.so.40", "MPI_Info_get_nthkey", (void **)&openmpi_real.MPI_Info_get_nthkey);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, n, key);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13279,8 +13281,8 @@ int MPI_Info_get_nthkey(MPI_Info info, int n, char *key) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(187, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.key ? (uint64_t)(int64_t)(*tracer_args.key) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nthkey_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nthkey__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nthkey, tracer_record);
   else
@@ -13298,13 +13300,13 @@ int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *fl
         "libmpi.so.40", "MPI_Info_get_valuelen", (void **)&openmpi_real.MPI_Info_get_valuelen);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, key, valuelen, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13346,8 +13348,8 @@ int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *fl
   tracer_record[3] = tracer_record_call(188, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.valuelen ? (uint64_t)(int64_t)(*tracer_args.valuelen) : 0;
   tracer_record[9] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_valuelen_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_valuelen__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_valuelen, tracer_record);
   else
@@ -13365,13 +13367,13 @@ int MPI_Info_set(MPI_Info info, const char *key, const char *value) {
         "libmpi.so.40", "MPI_Info_set", (void **)&openmpi_real.MPI_Info_set);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, key, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13408,8 +13410,8 @@ int MPI_Info_set(MPI_Info info, const char *key, const char *value) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(189, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_set_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_set__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_set, tracer_record);
   else
@@ -13427,13 +13429,13 @@ int MPI_Init(int *argc, char ***argv) {
         "libmpi.so.40", "MPI_Init", (void **)&openmpi_real.MPI_Init);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(argc, argv);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13470,8 +13472,8 @@ int MPI_Init(int *argc, char ***argv) {
   tracer_record[3] = tracer_record_call(190, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.argc ? (uint64_t)(int64_t)(*tracer_args.argc) : 0;
   tracer_record[7] = tracer_args.argv ? (uint64_t)(uintptr_t)(*tracer_args.argv) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init, tracer_record);
   else
@@ -13489,13 +13491,13 @@ int MPI_Initialized(int *flag) {
         "libmpi.so.40", "MPI_Initialized", (void **)&openmpi_real.MPI_Initialized);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13529,8 +13531,8 @@ int MPI_Initialized(int *flag) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(191, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Initialized_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Initialized__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Initialized, tracer_record);
   else
@@ -13548,13 +13550,13 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
         "libmpi.so.40", "MPI_Init_thread", (void **)&openmpi_real.MPI_Init_thread);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(argc, argv, required, provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13597,8 +13599,8 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   tracer_record[8] = tracer_args.argc ? (uint64_t)(int64_t)(*tracer_args.argc) : 0;
   tracer_record[9] = tracer_args.argv ? (uint64_t)(uintptr_t)(*tracer_args.argv) : 0;
   tracer_record[10] = tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init_thread_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init_thread__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init_thread, tracer_record);
   else
@@ -13617,13 +13619,13 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_
         "libmpi.so.40", "MPI_Intercomm_create", (void **)&openmpi_real.MPI_Intercomm_create);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(local_comm, local_leader, bridge_comm, remote_leader, tag, newintercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13670,8 +13672,8 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(193, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.newintercomm ? (uint64_t)(uintptr_t)(*tracer_args.newintercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_create, tracer_record);
   else
@@ -13689,13 +13691,13 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm) {
         "libmpi.so.40", "MPI_Intercomm_merge", (void **)&openmpi_real.MPI_Intercomm_merge);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(intercomm, high, newintercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13734,8 +13736,8 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(194, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.newintercomm ? (uint64_t)(uintptr_t)(*tracer_args.newintercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_merge_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_merge__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_merge, tracer_record);
   else
@@ -13753,13 +13755,13 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
         "libmpi.so.40", "MPI_Iprobe", (void **)&openmpi_real.MPI_Iprobe);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13802,8 +13804,8 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(195, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iprobe_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iprobe__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iprobe, tracer_record);
   else
@@ -13822,13 +13824,13 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
         "libmpi.so.40", "MPI_Irecv", (void **)&openmpi_real.MPI_Irecv);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13877,8 +13879,8 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
   tracer_record[3] = tracer_record_call(196, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irecv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irecv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irecv, tracer_record);
   else
@@ -13897,13 +13899,13 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
         "libmpi.so.40", "MPI_Irsend", (void **)&openmpi_real.MPI_Irsend);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13952,8 +13954,8 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
   tracer_record[3] = tracer_record_call(197, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irsend_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irsend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irsend, tracer_record);
   else
@@ -13972,13 +13974,13 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
         "libmpi.so.40", "MPI_Isend", (void **)&openmpi_real.MPI_Isend);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14027,8 +14029,8 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
   tracer_record[3] = tracer_record_call(198, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Isend_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Isend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Isend, tracer_record);
   else
@@ -14047,13 +14049,13 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
         "libmpi.so.40", "MPI_Issend", (void **)&openmpi_real.MPI_Issend);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14102,8 +14104,8 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
   tracer_record[3] = tracer_record_call(199, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Issend_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Issend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Issend, tracer_record);
   else
@@ -14121,13 +14123,13 @@ int MPI_Is_thread_main(int *flag) {
         "libmpi.so.40", "MPI_Is_thread_main", (void **)&openmpi_real.MPI_Is_thread_main);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14161,8 +14163,8 @@ int MPI_Is_thread_main(int *flag) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(200, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Is_thread_main_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Is_thread_main__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Is_thread_main, tracer_record);
   else
@@ -14180,13 +14182,13 @@ int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
         "libmpi.so.40", "MPI_Lookup_name", (void **)&openmpi_real.MPI_Lookup_name);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14225,8 +14227,8 @@ int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(201, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.port_name ? (uint64_t)(int64_t)(*tracer_args.port_name) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Lookup_name_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Lookup_name__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Lookup_name, tracer_record);
   else
@@ -14244,13 +14246,13 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
         "libmpi.so.40", "MPI_Mprobe", (void **)&openmpi_real.MPI_Mprobe);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14293,8 +14295,8 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(202, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mprobe_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mprobe__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mprobe, tracer_record);
   else
@@ -14312,13 +14314,13 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI
         "libmpi.so.40", "MPI_Mrecv", (void **)&openmpi_real.MPI_Mrecv);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, type, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14361,8 +14363,8 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(203, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mrecv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mrecv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mrecv, tracer_record);
   else
@@ -14381,13 +14383,13 @@ int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype send
         "libmpi.so.40", "MPI_Neighbor_allgather", (void **)&openmpi_real.MPI_Neighbor_allgather);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14435,8 +14437,8 @@ int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype send
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(204, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgather_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgather__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgather, tracer_record);
   else
@@ -14456,13 +14458,13 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
         "libmpi.so.40", "MPI_Ineighbor_allgather", (void **)&openmpi_real.MPI_Ineighbor_allgather);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14514,8 +14516,8 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(205, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgather_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgather__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgather, tracer_record);
   else
@@ -14535,13 +14537,13 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
         "libmpi.so.40", "MPI_Neighbor_allgatherv", (void **)&openmpi_real.MPI_Neighbor_allgatherv);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14592,8 +14594,8 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(206, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgatherv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgatherv, tracer_record);
   else
@@ -14613,14 +14615,14 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
         "libmpi.so.40", "MPI_Ineighbor_allgatherv", (void **)&openmpi_real.MPI_Ineighbor_allgatherv);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14675,8 +14677,8 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(207, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgatherv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgatherv, tracer_record);
   else
@@ -14695,13 +14697,13 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
         "libmpi.so.40", "MPI_Neighbor_alltoall", (void **)&openmpi_real.MPI_Neighbor_alltoall);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14749,8 +14751,8 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(208, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoall_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoall__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoall, tracer_record);
   else
@@ -14770,13 +14772,13 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
         "libmpi.so.40", "MPI_Ineighbor_alltoall", (void **)&openmpi_real.MPI_Ineighbor_alltoall);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14828,8 +14830,8 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(209, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoall_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoall, tracer_record);
   else
@@ -14849,14 +14851,14 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
         "libmpi.so.40", "MPI_Neighbor_alltoallv", (void **)&openmpi_real.MPI_Neighbor_alltoallv);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14910,8 +14912,8 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(210, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallv, tracer_record);
   else
@@ -14932,14 +14934,14 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
         "libmpi.so.40", "MPI_Ineighbor_alltoallv", (void **)&openmpi_real.MPI_Ineighbor_alltoallv);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14996,8 +14998,8 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(211, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallv, tracer_record);
   else
@@ -15017,14 +15019,14 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
         "libmpi.so.40", "MPI_Neighbor_alltoallw", (void **)&openmpi_real.MPI_Neighbor_alltoallw);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15078,8 +15080,8 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(212, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallw_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallw, tracer_record);
   else
@@ -15100,14 +15102,14 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
         "libmpi.so.40", "MPI_Ineighbor_alltoallw", (void **)&openmpi_real.MPI_Ineighbor_alltoallw);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15164,8 +15166,8 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(213, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallw_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallw, tracer_record);
   else
@@ -15183,13 +15185,13 @@ int MPI_Op_commutative(MPI_Op op, int *commute) {
         "libmpi.so.40", "MPI_Op_commutative", (void **)&openmpi_real.MPI_Op_commutative);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(op, commute);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15225,8 +15227,8 @@ int MPI_Op_commutative(MPI_Op op, int *commute) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(214, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.commute ? (uint64_t)(int64_t)(*tracer_args.commute) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_commutative_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_commutative__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_commutative, tracer_record);
   else
@@ -15244,13 +15246,13 @@ int MPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op) {
         "libmpi.so.40", "MPI_Op_create", (void **)&openmpi_real.MPI_Op_create);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function, commute, op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15288,8 +15290,8 @@ int MPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(215, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.op ? (uint64_t)(uintptr_t)(*tracer_args.op) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_create, tracer_record);
   else
@@ -15307,13 +15309,13 @@ int MPI_Open_port(MPI_Info info, char *port_name) {
         "libmpi.so.40", "MPI_Open_port", (void **)&openmpi_real.MPI_Open_port);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15349,8 +15351,8 @@ int MPI_Open_port(MPI_Info info, char *port_name) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(216, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.port_name ? (uint64_t)(int64_t)(*tracer_args.port_name) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Open_port_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Open_port__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Open_port, tracer_record);
   else
@@ -15368,13 +15370,13 @@ int MPI_Op_free(MPI_Op *op) {
         "libmpi.so.40", "MPI_Op_free", (void **)&openmpi_real.MPI_Op_free);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15408,8 +15410,8 @@ int MPI_Op_free(MPI_Op *op) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(217, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.op ? (uint64_t)(uintptr_t)(*tracer_args.op) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_free, tracer_record);
   else
@@ -15428,13 +15430,13 @@ int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_
         "libmpi.so.40", "MPI_Pack_external", (void **)&openmpi_real.MPI_Pack_external);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, incount, datatype, outbuf, outsize, position);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15483,8 +15485,8 @@ int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(218, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external, tracer_record);
   else
@@ -15502,13 +15504,13 @@ int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datat
         "libmpi.so.40", "MPI_Pack_external_size", (void **)&openmpi_real.MPI_Pack_external_size);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datarep, incount, datatype, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15549,8 +15551,8 @@ int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datat
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(219, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external_size_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external_size__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external_size, tracer_record);
   else
@@ -15569,13 +15571,13 @@ int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf
         "libmpi.so.40", "MPI_Pack", (void **)&openmpi_real.MPI_Pack);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(inbuf, incount, datatype, outbuf, outsize, position, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15624,8 +15626,8 @@ int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(220, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack, tracer_record);
   else
@@ -15643,13 +15645,13 @@ int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) 
         "libmpi.so.40", "MPI_Pack_size", (void **)&openmpi_real.MPI_Pack_size);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(incount, datatype, comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15690,8 +15692,8 @@ int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(221, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_size_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_size__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_size, tracer_record);
   else
@@ -15709,13 +15711,13 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
         "libmpi.so.40", "MPI_Probe", (void **)&openmpi_real.MPI_Probe);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15755,8 +15757,8 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(222, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Probe_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Probe__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Probe, tracer_record);
   else
@@ -15774,13 +15776,13 @@ int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_n
         "libmpi.so.40", "MPI_Publish_name", (void **)&openmpi_real.MPI_Publish_name);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15818,8 +15820,8 @@ int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_n
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(223, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Publish_name_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Publish_name__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Publish_name, tracer_record);
   else
@@ -15839,14 +15841,14 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
         "libmpi.so.40", "MPI_Put", (void **)&openmpi_real.MPI_Put);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15898,8 +15900,8 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(224, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Put_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Put__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Put, tracer_record);
   else
@@ -15917,13 +15919,13 @@ int MPI_Query_thread(int *provided) {
         "libmpi.so.40", "MPI_Query_thread", (void **)&openmpi_real.MPI_Query_thread);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15957,8 +15959,8 @@ int MPI_Query_thread(int *provided) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(225, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Query_thread_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Query_thread__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Query_thread, tracer_record);
   else
@@ -15978,14 +15980,14 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
         "libmpi.so.40", "MPI_Raccumulate", (void **)&openmpi_real.MPI_Raccumulate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16043,8 +16045,8 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
   tracer_record[3] = tracer_record_call(226, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[15] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Raccumulate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Raccumulate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Raccumulate, tracer_record);
   else
@@ -16063,13 +16065,13 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
         "libmpi.so.40", "MPI_Recv_init", (void **)&openmpi_real.MPI_Recv_init);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16118,8 +16120,8 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
   tracer_record[3] = tracer_record_call(227, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_init_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_init, tracer_record);
   else
@@ -16138,13 +16140,13 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
         "libmpi.so.40", "MPI_Recv", (void **)&openmpi_real.MPI_Recv);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16192,8 +16194,8 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(228, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv, tracer_record);
   else
@@ -16212,13 +16214,13 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
         "libmpi.so.40", "MPI_Reduce", (void **)&openmpi_real.MPI_Reduce);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16266,8 +16268,8 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(229, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce, tracer_record);
   else
@@ -16286,13 +16288,13 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
         "libmpi.so.40", "MPI_Ireduce", (void **)&openmpi_real.MPI_Ireduce);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16343,8 +16345,8 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
   tracer_record[3] = tracer_record_call(230, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[13] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce, tracer_record);
   else
@@ -16362,13 +16364,13 @@ int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype 
         "libmpi.so.40", "MPI_Reduce_local", (void **)&openmpi_real.MPI_Reduce_local);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(inbuf, inoutbuf, count, datatype, op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16410,8 +16412,8 @@ int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(231, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_local_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_local__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_local, tracer_record);
   else
@@ -16430,13 +16432,13 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
         "libmpi.so.40", "MPI_Reduce_scatter", (void **)&openmpi_real.MPI_Reduce_scatter);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16481,8 +16483,8 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(232, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter, tracer_record);
   else
@@ -16501,13 +16503,13 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
         "libmpi.so.40", "MPI_Ireduce_scatter", (void **)&openmpi_real.MPI_Ireduce_scatter);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16555,8 +16557,8 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(233, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter, tracer_record);
   else
@@ -16575,13 +16577,13 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
         "libmpi.so.40", "MPI_Reduce_scatter_block", (void **)&openmpi_real.MPI_Reduce_scatter_block);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16627,8 +16629,8 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(234, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter_block_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter_block__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter_block, tracer_record);
   else
@@ -16647,13 +16649,13 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
         "libmpi.so.40", "MPI_Ireduce_scatter_block", (void **)&openmpi_real.MPI_Ireduce_scatter_block);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16702,8 +16704,8 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
   tracer_record[3] = tracer_record_call(235, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter_block_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter_block, tracer_record);
   else
@@ -16723,14 +16725,14 @@ int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *r
         "libmpi.so.40", "MPI_Register_datarep", (void **)&openmpi_real.MPI_Register_datarep);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
                        extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16775,8 +16777,8 @@ int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *r
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(236, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Register_datarep_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Register_datarep__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Register_datarep, tracer_record);
   else
@@ -16794,13 +16796,13 @@ int MPI_Request_free(MPI_Request *request) {
         "libmpi.so.40", "MPI_Request_free", (void **)&openmpi_real.MPI_Request_free);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16834,8 +16836,8 @@ int MPI_Request_free(MPI_Request *request) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(237, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_free, tracer_record);
   else
@@ -16853,13 +16855,13 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) {
         "libmpi.so.40", "MPI_Request_get_status", (void **)&openmpi_real.MPI_Request_get_status);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16897,8 +16899,8 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(238, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_get_status_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_get_status__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_get_status, tracer_record);
   else
@@ -16918,14 +16920,14 @@ int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
         "libmpi.so.40", "MPI_Rget", (void **)&openmpi_real.MPI_Rget);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16981,8 +16983,8 @@ int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
   tracer_record[3] = tracer_record_call(239, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget, tracer_record);
   else
@@ -17003,7 +17005,7 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
         "libmpi.so.40", "MPI_Rget_accumulate", (void **)&openmpi_real.MPI_Rget_accumulate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
@@ -17011,7 +17013,7 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
                        win, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17076,8 +17078,8 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(240, tracer_depth, tracer_args.tracer_status);
   tracer_record[17] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget_accumulate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget_accumulate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget_accumulate, tracer_record);
   else
@@ -17097,14 +17099,14 @@ int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_data
         "libmpi.so.40", "MPI_Rput", (void **)&openmpi_real.MPI_Rput);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_cout, target_datatype, win, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17160,8 +17162,8 @@ int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_data
   tracer_record[3] = tracer_record_call(241, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rput_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rput__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rput, tracer_record);
   else
@@ -17179,13 +17181,13 @@ int MPI_Rsend(const void *ibuf, int count, MPI_Datatype datatype, int dest, int 
         "libmpi.so.40", "MPI_Rsend", (void **)&openmpi_real.MPI_Rsend);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ibuf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17230,8 +17232,8 @@ int MPI_Rsend(const void *ibuf, int count, MPI_Datatype datatype, int dest, int 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(242, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend, tracer_record);
   else
@@ -17250,13 +17252,13 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
         "libmpi.so.40", "MPI_Rsend_init", (void **)&openmpi_real.MPI_Rsend_init);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17305,8 +17307,8 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_init_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_init, tracer_record);
   else
@@ -17325,13 +17327,13 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
         "libmpi.so.40", "MPI_Scan", (void **)&openmpi_real.MPI_Scan);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17377,8 +17379,8 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(244, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scan_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scan__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scan, tracer_record);
   else
@@ -17397,13 +17399,13 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
         "libmpi.so.40", "MPI_Iscan", (void **)&openmpi_real.MPI_Iscan);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17452,8 +17454,8 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
   tracer_record[3] = tracer_record_call(245, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscan_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscan__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscan, tracer_record);
   else
@@ -17472,13 +17474,13 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
         "libmpi.so.40", "MPI_Scatter", (void **)&openmpi_real.MPI_Scatter);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17530,8 +17532,8 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(246, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatter_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatter__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatter, tracer_record);
   else
@@ -17551,14 +17553,14 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
         "libmpi.so.40", "MPI_Iscatter", (void **)&openmpi_real.MPI_Iscatter);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17613,8 +17615,8 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatter_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatter__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatter, tracer_record);
   else
@@ -17634,14 +17636,14 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
         "libmpi.so.40", "MPI_Scatterv", (void **)&openmpi_real.MPI_Scatterv);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17695,8 +17697,8 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(248, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * openmpi_element_size(tracer_args.recvtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatterv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatterv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatterv, tracer_record);
   else
@@ -17716,14 +17718,14 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
         "libmpi.so.40", "MPI_Iscatterv", (void **)&openmpi_real.MPI_Iscatterv);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17781,8 +17783,8 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[15] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * openmpi_element_size(tracer_args.recvtype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatterv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatterv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatterv, tracer_record);
   else
@@ -17801,13 +17803,13 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
         "libmpi.so.40", "MPI_Send_init", (void **)&openmpi_real.MPI_Send_init);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17856,8 +17858,8 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
   tracer_record[3] = tracer_record_call(250, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_init_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_init, tracer_record);
   else
@@ -17875,13 +17877,13 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
         "libmpi.so.40", "MPI_Send", (void **)&openmpi_real.MPI_Send);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17926,8 +17928,8 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(251, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send, tracer_record);
   else
@@ -17947,14 +17949,14 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
         "libmpi.so.40", "MPI_Sendrecv", (void **)&openmpi_real.MPI_Sendrecv);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                        source, recvtag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18016,8 +18018,8 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(252, tracer_depth, tracer_args.tracer_status);
   tracer_record[16] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv, tracer_record);
   else
@@ -18036,13 +18038,13 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
         "libmpi.so.40", "MPI_Sendrecv_replace", (void **)&openmpi_real.MPI_Sendrecv_replace);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18095,8 +18097,8 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(253, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv_replace_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv_replace__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv_replace, tracer_record);
   else
@@ -18115,13 +18117,13 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
         "libmpi.so.40", "MPI_Ssend_init", (void **)&openmpi_real.MPI_Ssend_init);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18170,8 +18172,8 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
   tracer_record[3] = tracer_record_call(254, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_init_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_init, tracer_record);
   else
@@ -18189,13 +18191,13 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
         "libmpi.so.40", "MPI_Ssend", (void **)&openmpi_real.MPI_Ssend);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18240,8 +18242,8 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(255, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend, tracer_record);
   else
@@ -18259,13 +18261,13 @@ int MPI_Start(MPI_Request *request) {
         "libmpi.so.40", "MPI_Start", (void **)&openmpi_real.MPI_Start);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18299,8 +18301,8 @@ int MPI_Start(MPI_Request *request) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(256, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Start_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Start__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Start, tracer_record);
   else
@@ -18318,13 +18320,13 @@ int MPI_Startall(int count, MPI_Request array_of_requests[]) {
         "libmpi.so.40", "MPI_Startall", (void **)&openmpi_real.MPI_Startall);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18359,8 +18361,8 @@ int MPI_Startall(int count, MPI_Request array_of_requests[]) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(257, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Startall_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Startall__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Startall, tracer_record);
   else
@@ -18378,13 +18380,13 @@ int MPI_Status_set_cancelled(MPI_Status *status, int flag) {
         "libmpi.so.40", "MPI_Status_set_cancelled", (void **)&openmpi_real.MPI_Status_set_cancelled);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18419,8 +18421,8 @@ int MPI_Status_set_cancelled(MPI_Status *status, int flag) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(258, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_cancelled_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_cancelled__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_cancelled, tracer_record);
   else
@@ -18438,13 +18440,13 @@ int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count
         "libmpi.so.40", "MPI_Status_set_elements", (void **)&openmpi_real.MPI_Status_set_elements);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18482,8 +18484,8 @@ int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(259, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements, tracer_record);
   else
@@ -18501,13 +18503,13 @@ int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Cou
         "libmpi.so.40", "MPI_Status_set_elements_x", (void **)&openmpi_real.MPI_Status_set_elements_x);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18545,8 +18547,8 @@ int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Cou
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(260, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements_x_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements_x__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements_x, tracer_record);
   else
@@ -18565,13 +18567,13 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
         "libmpi.so.40", "MPI_Testall", (void **)&openmpi_real.MPI_Testall);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, flag, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18613,8 +18615,8 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
   tracer_record[3] = tracer_record_call(261, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record[9] = openmpi_completed_bytes();
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testall_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testall__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testall, tracer_record);
   else
@@ -18633,13 +18635,13 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
         "libmpi.so.40", "MPI_Testany", (void **)&openmpi_real.MPI_Testany);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, index, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18684,8 +18686,8 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
   tracer_record[9] = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
   tracer_record[10] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record[11] = openmpi_completed_bytes();
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testany_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testany__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testany, tracer_record);
   else
@@ -18703,7 +18705,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
         "libmpi.so.40", "MPI_Test", (void **)&openmpi_real.MPI_Test);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request, flag, status);
@@ -18734,8 +18736,8 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   tracer_record[8] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[9] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record[10] = openmpi_completed_bytes();
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test, tracer_record);
   else
@@ -18753,13 +18755,13 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag) {
         "libmpi.so.40", "MPI_Test_cancelled", (void **)&openmpi_real.MPI_Test_cancelled);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18795,8 +18797,8 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(264, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test_cancelled_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test_cancelled__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test_cancelled, tracer_record);
   else
@@ -18815,13 +18817,13 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
         "libmpi.so.40", "MPI_Testsome", (void **)&openmpi_real.MPI_Testsome);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18867,8 +18869,8 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
   tracer_record[3] = tracer_record_call(265, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
   tracer_record[10] = openmpi_completed_bytes();
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testsome_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testsome__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testsome, tracer_record);
   else
@@ -18886,13 +18888,13 @@ int MPI_Topo_test(MPI_Comm comm, int *status) {
         "libmpi.so.40", "MPI_Topo_test", (void **)&openmpi_real.MPI_Topo_test);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18928,8 +18930,8 @@ int MPI_Topo_test(MPI_Comm comm, int *status) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(266, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.status ? (uint64_t)(int64_t)(*tracer_args.status) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Topo_test_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Topo_test__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Topo_test, tracer_record);
   else
@@ -18947,13 +18949,13 @@ int MPI_Type_commit(MPI_Datatype *type) {
         "libmpi.so.40", "MPI_Type_commit", (void **)&openmpi_real.MPI_Type_commit);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18987,8 +18989,8 @@ int MPI_Type_commit(MPI_Datatype *type) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(267, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_commit_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_commit__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_commit, tracer_record);
   else
@@ -19006,13 +19008,13 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) 
         "libmpi.so.40", "MPI_Type_contiguous", (void **)&openmpi_real.MPI_Type_contiguous);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19051,8 +19053,8 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(268, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_contiguous_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_contiguous__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_contiguous, tracer_record);
   else
@@ -19073,14 +19075,14 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[
         "libmpi.so.40", "MPI_Type_create_darray", (void **)&openmpi_real.MPI_Type_create_darray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(size, rank, ndims, gsize_array, distrib_array, darg_array, psize_array,
                        order, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19137,8 +19139,8 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(269, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_darray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_darray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_darray, tracer_record);
   else
@@ -19156,13 +19158,13 @@ int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) {
         "libmpi.so.40", "MPI_Type_create_f90_complex", (void **)&openmpi_real.MPI_Type_create_f90_complex);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p, r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19200,8 +19202,8 @@ int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(270, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_complex_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_complex__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_complex, tracer_record);
   else
@@ -19219,13 +19221,13 @@ int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) {
         "libmpi.so.40", "MPI_Type_create_f90_integer", (void **)&openmpi_real.MPI_Type_create_f90_integer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19261,8 +19263,8 @@ int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(271, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_integer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_integer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_integer, tracer_record);
   else
@@ -19280,13 +19282,13 @@ int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) {
         "libmpi.so.40", "MPI_Type_create_f90_real", (void **)&openmpi_real.MPI_Type_create_f90_real);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p, r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19324,8 +19326,8 @@ int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(272, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_real_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_real__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_real, tracer_record);
   else
@@ -19345,13 +19347,13 @@ int MPI_Type_create_hindexed_block(int count, int blocklength,
         "libmpi.so.40", "MPI_Type_create_hindexed_block", (void **)&openmpi_real.MPI_Type_create_hindexed_block);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19395,8 +19397,8 @@ int MPI_Type_create_hindexed_block(int count, int blocklength,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(273, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed_block_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed_block, tracer_record);
   else
@@ -19416,13 +19418,13 @@ int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
         "libmpi.so.40", "MPI_Type_create_hindexed", (void **)&openmpi_real.MPI_Type_create_hindexed);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19467,8 +19469,8 @@ int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(274, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed, tracer_record);
   else
@@ -19487,13 +19489,13 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Dat
         "libmpi.so.40", "MPI_Type_create_hvector", (void **)&openmpi_real.MPI_Type_create_hvector);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19537,8 +19539,8 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Dat
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(275, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hvector_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hvector__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hvector, tracer_record);
   else
@@ -19558,13 +19560,13 @@ int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
         "libmpi.so.40", "MPI_Type_create_keyval", (void **)&openmpi_real.MPI_Type_create_keyval);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19606,8 +19608,8 @@ int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(276, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.type_keyval ? (uint64_t)(int64_t)(*tracer_args.type_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_keyval_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_keyval__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_keyval, tracer_record);
   else
@@ -19626,13 +19628,13 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of
         "libmpi.so.40", "MPI_Type_create_indexed_block", (void **)&openmpi_real.MPI_Type_create_indexed_block);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19676,8 +19678,8 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(277, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_indexed_block_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_indexed_block__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_indexed_block, tracer_record);
   else
@@ -19697,14 +19699,14 @@ int MPI_Type_create_struct(int count, const int array_of_block_lengths[],
         "libmpi.so.40", "MPI_Type_create_struct", (void **)&openmpi_real.MPI_Type_create_struct);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_block_lengths, array_of_displacements, array_of_types,
                        newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19749,8 +19751,8 @@ int MPI_Type_create_struct(int count, const int array_of_block_lengths[],
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(278, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_struct_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_struct__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_struct, tracer_record);
   else
@@ -19770,13 +19772,13 @@ int MPI_Type_create_subarray(int ndims, const int size_array[], const int subsiz
         "libmpi.so.40", "MPI_Type_create_subarray", (void **)&openmpi_real.MPI_Type_create_subarray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ndims, size_array, subsize_array, start_array, order, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19826,8 +19828,8 @@ int MPI_Type_create_subarray(int ndims, const int size_array[], const int subsiz
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(279, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_subarray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_subarray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_subarray, tracer_record);
   else
@@ -19846,13 +19848,13 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
         "libmpi.so.40", "MPI_Type_create_resized", (void **)&openmpi_real.MPI_Type_create_resized);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(oldtype, lb, extent, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19893,8 +19895,8 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(280, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_resized_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_resized__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_resized, tracer_record);
   else
@@ -19912,13 +19914,13 @@ int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval) {
         "libmpi.so.40", "MPI_Type_delete_attr", (void **)&openmpi_real.MPI_Type_delete_attr);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, type_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19953,8 +19955,8 @@ int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(281, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_delete_attr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_delete_attr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_delete_attr, tracer_record);
   else
@@ -19972,13 +19974,13 @@ int MPI_Type_dup(MPI_Datatype type, MPI_Datatype *newtype) {
         "libmpi.so.40", "MPI_Type_dup", (void **)&openmpi_real.MPI_Type_dup);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20014,8 +20016,8 @@ int MPI_Type_dup(MPI_Datatype type, MPI_Datatype *newtype) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(282, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_dup_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_dup__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_dup, tracer_record);
   else
@@ -20033,13 +20035,13 @@ int MPI_Type_free(MPI_Datatype *type) {
         "libmpi.so.40", "MPI_Type_free", (void **)&openmpi_real.MPI_Type_free);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20073,8 +20075,8 @@ int MPI_Type_free(MPI_Datatype *type) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(283, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free, tracer_record);
   else
@@ -20092,13 +20094,13 @@ int MPI_Type_free_keyval(int *type_keyval) {
         "libmpi.so.40", "MPI_Type_free_keyval", (void **)&openmpi_real.MPI_Type_free_keyval);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20132,8 +20134,8 @@ int MPI_Type_free_keyval(int *type_keyval) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(284, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.type_keyval ? (uint64_t)(int64_t)(*tracer_args.type_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free_keyval_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free_keyval__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free_keyval, tracer_record);
   else
@@ -20151,13 +20153,13 @@ int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, i
         "libmpi.so.40", "MPI_Type_get_attr", (void **)&openmpi_real.MPI_Type_get_attr);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, type_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20198,8 +20200,8 @@ int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, i
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(285, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_attr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_attr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_attr, tracer_record);
   else
@@ -20219,14 +20221,14 @@ int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers, int max_addresse
         "libmpi.so.40", "MPI_Type_get_contents", (void **)&openmpi_real.MPI_Type_get_contents);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mtype, max_integers, max_addresses, max_datatypes, array_of_integers,
                        array_of_addresses, array_of_datatypes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20276,8 +20278,8 @@ int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers, int max_addresse
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(286, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_contents_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_contents__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_contents, tracer_record);
   else
@@ -20296,13 +20298,13 @@ int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_address
         "libmpi.so.40", "MPI_Type_get_envelope", (void **)&openmpi_real.MPI_Type_get_envelope);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, num_integers, num_addresses, num_datatypes, combiner);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20349,8 +20351,8 @@ int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_address
   tracer_record[10] = tracer_args.num_addresses ? (uint64_t)(int64_t)(*tracer_args.num_addresses) : 0;
   tracer_record[11] = tracer_args.num_datatypes ? (uint64_t)(int64_t)(*tracer_args.num_datatypes) : 0;
   tracer_record[12] = tracer_args.combiner ? (uint64_t)(int64_t)(*tracer_args.combiner) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_envelope_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_envelope__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_envelope, tracer_record);
   else
@@ -20368,13 +20370,13 @@ int MPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent) {
         "libmpi.so.40", "MPI_Type_get_extent", (void **)&openmpi_real.MPI_Type_get_extent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, lb, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20413,8 +20415,8 @@ int MPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent) {
   tracer_record[3] = tracer_record_call(288, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.lb ? (uint64_t)(int64_t)(*tracer_args.lb) : 0;
   tracer_record[8] = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent, tracer_record);
   else
@@ -20432,13 +20434,13 @@ int MPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent) {
         "libmpi.so.40", "MPI_Type_get_extent_x", (void **)&openmpi_real.MPI_Type_get_extent_x);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, lb, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20477,8 +20479,8 @@ int MPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent) {
   tracer_record[3] = tracer_record_call(289, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.lb ? (uint64_t)(int64_t)(*tracer_args.lb) : 0;
   tracer_record[8] = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent_x_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent_x__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent_x, tracer_record);
   else
@@ -20496,13 +20498,13 @@ int MPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen) {
         "libmpi.so.40", "MPI_Type_get_name", (void **)&openmpi_real.MPI_Type_get_name);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, type_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20542,8 +20544,8 @@ int MPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen) {
   tracer_record[3] = tracer_record_call(290, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.type_name ? (uint64_t)(int64_t)(*tracer_args.type_name) : 0;
   tracer_record[8] = tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_name_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_name__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_name, tracer_record);
   else
@@ -20561,13 +20563,13 @@ int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint 
         "libmpi.so.40", "MPI_Type_get_true_extent", (void **)&openmpi_real.MPI_Type_get_true_extent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, true_lb, true_extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20607,8 +20609,8 @@ int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint 
   tracer_record[3] = tracer_record_call(291, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.true_lb ? (uint64_t)(int64_t)(*tracer_args.true_lb) : 0;
   tracer_record[8] = tracer_args.true_extent ? (uint64_t)(int64_t)(*tracer_args.true_extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent, tracer_record);
   else
@@ -20626,13 +20628,13 @@ int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Co
         "libmpi.so.40", "MPI_Type_get_true_extent_x", (void **)&openmpi_real.MPI_Type_get_true_extent_x);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, true_lb, true_extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20672,8 +20674,8 @@ int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Co
   tracer_record[3] = tracer_record_call(292, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.true_lb ? (uint64_t)(int64_t)(*tracer_args.true_lb) : 0;
   tracer_record[8] = tracer_args.true_extent ? (uint64_t)(int64_t)(*tracer_args.true_extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent_x_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent_x, tracer_record);
   else
@@ -20693,13 +20695,13 @@ int MPI_Type_indexed(int count, const int array_of_blocklengths[],
         "libmpi.so.40", "MPI_Type_indexed", (void **)&openmpi_real.MPI_Type_indexed);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20744,8 +20746,8 @@ int MPI_Type_indexed(int count, const int array_of_blocklengths[],
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(293, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_indexed_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_indexed__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_indexed, tracer_record);
   else
@@ -20763,13 +20765,13 @@ int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type) {
         "libmpi.so.40", "MPI_Type_match_size", (void **)&openmpi_real.MPI_Type_match_size);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(typeclass, size, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20807,8 +20809,8 @@ int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(294, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_match_size_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_match_size__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_match_size, tracer_record);
   else
@@ -20826,13 +20828,13 @@ int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val) {
         "libmpi.so.40", "MPI_Type_set_attr", (void **)&openmpi_real.MPI_Type_set_attr);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, type_keyval, attr_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20870,8 +20872,8 @@ int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(295, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_attr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_attr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_attr, tracer_record);
   else
@@ -20889,13 +20891,13 @@ int MPI_Type_set_name(MPI_Datatype type, const char *type_name) {
         "libmpi.so.40", "MPI_Type_set_name", (void **)&openmpi_real.MPI_Type_set_name);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, type_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20930,8 +20932,8 @@ int MPI_Type_set_name(MPI_Datatype type, const char *type_name) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(296, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_name_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_name__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_name, tracer_record);
   else
@@ -20949,13 +20951,13 @@ int MPI_Type_size(MPI_Datatype type, int *size) {
         "libmpi.so.40", "MPI_Type_size", (void **)&openmpi_real.MPI_Type_size);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20991,8 +20993,8 @@ int MPI_Type_size(MPI_Datatype type, int *size) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(297, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size, tracer_record);
   else
@@ -21010,13 +21012,13 @@ int MPI_Type_size_x(MPI_Datatype type, MPI_Count *size) {
         "libmpi.so.40", "MPI_Type_size_x", (void **)&openmpi_real.MPI_Type_size_x);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21052,8 +21054,8 @@ int MPI_Type_size_x(MPI_Datatype type, MPI_Count *size) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(298, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size_x_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size_x__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size_x, tracer_record);
   else
@@ -21072,13 +21074,13 @@ int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype
         "libmpi.so.40", "MPI_Type_vector", (void **)&openmpi_real.MPI_Type_vector);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21122,8 +21124,8 @@ int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(299, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_vector_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_vector__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_vector, tracer_record);
   else
@@ -21142,13 +21144,13 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int o
         "libmpi.so.40", "MPI_Unpack", (void **)&openmpi_real.MPI_Unpack);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(inbuf, insize, position, outbuf, outcount, datatype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21197,8 +21199,8 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int o
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(300, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack, tracer_record);
   else
@@ -21216,13 +21218,13 @@ int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port
         "libmpi.so.40", "MPI_Unpublish_name", (void **)&openmpi_real.MPI_Unpublish_name);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21260,8 +21262,8 @@ int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(301, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpublish_name_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpublish_name__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpublish_name, tracer_record);
   else
@@ -21280,13 +21282,13 @@ int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize
         "libmpi.so.40", "MPI_Unpack_external", (void **)&openmpi_real.MPI_Unpack_external);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, insize, position, outbuf, outcount, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21335,8 +21337,8 @@ int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(302, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack_external_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack_external__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack_external, tracer_record);
   else
@@ -21354,7 +21356,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of
         "libmpi.so.40", "MPI_Waitall", (void **)&openmpi_real.MPI_Waitall);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, array_of_statuses);
@@ -21382,8 +21384,8 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(303, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = openmpi_completed_bytes();
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitall_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitall__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitall, tracer_record);
   else
@@ -21401,13 +21403,13 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
         "libmpi.so.40", "MPI_Waitany", (void **)&openmpi_real.MPI_Waitany);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, index, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21449,8 +21451,8 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
   tracer_record[3] = tracer_record_call(304, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
   tracer_record[9] = openmpi_completed_bytes();
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitany_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitany__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitany, tracer_record);
   else
@@ -21468,7 +21470,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) {
         "libmpi.so.40", "MPI_Wait", (void **)&openmpi_real.MPI_Wait);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request, status);
@@ -21495,8 +21497,8 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) {
   tracer_record[3] = tracer_record_call(305, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[8] = openmpi_completed_bytes();
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wait_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wait__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wait, tracer_record);
   else
@@ -21515,13 +21517,13 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
         "libmpi.so.40", "MPI_Waitsome", (void **)&openmpi_real.MPI_Waitsome);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21567,8 +21569,8 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
   tracer_record[3] = tracer_record_call(306, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
   tracer_record[10] = openmpi_completed_bytes();
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitsome_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitsome__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitsome, tracer_record);
   else
@@ -21587,13 +21589,13 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
         "libmpi.so.40", "MPI_Win_allocate", (void **)&openmpi_real.MPI_Win_allocate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21638,8 +21640,8 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(307, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate, tracer_record);
   else
@@ -21658,13 +21660,13 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
         "libmpi.so.40", "MPI_Win_allocate_shared", (void **)&openmpi_real.MPI_Win_allocate_shared);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21709,8 +21711,8 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(308, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate_shared_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate_shared__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate_shared, tracer_record);
   else
@@ -21728,13 +21730,13 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) {
         "libmpi.so.40", "MPI_Win_attach", (void **)&openmpi_real.MPI_Win_attach);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, base, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21771,8 +21773,8 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(309, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_attach_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_attach__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_attach, tracer_record);
   else
@@ -21790,13 +21792,13 @@ int MPI_Win_call_errhandler(MPI_Win win, int errorcode) {
         "libmpi.so.40", "MPI_Win_call_errhandler", (void **)&openmpi_real.MPI_Win_call_errhandler);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21831,8 +21833,8 @@ int MPI_Win_call_errhandler(MPI_Win win, int errorcode) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(310, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_call_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_call_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_call_errhandler, tracer_record);
   else
@@ -21850,13 +21852,13 @@ int MPI_Win_complete(MPI_Win win) {
         "libmpi.so.40", "MPI_Win_complete", (void **)&openmpi_real.MPI_Win_complete);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21889,8 +21891,8 @@ int MPI_Win_complete(MPI_Win win) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(311, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_complete_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_complete__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_complete, tracer_record);
   else
@@ -21909,13 +21911,13 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
         "libmpi.so.40", "MPI_Win_create", (void **)&openmpi_real.MPI_Win_create);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(base, size, disp_unit, info, comm, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21960,8 +21962,8 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(312, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create, tracer_record);
   else
@@ -21979,13 +21981,13 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) {
         "libmpi.so.40", "MPI_Win_create_dynamic", (void **)&openmpi_real.MPI_Win_create_dynamic);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, comm, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22023,8 +22025,8 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(313, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_dynamic_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_dynamic__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_dynamic, tracer_record);
   else
@@ -22042,13 +22044,13 @@ int MPI_Win_create_errhandler(MPI_Win_errhandler_function *function, MPI_Errhand
         "libmpi.so.40", "MPI_Win_create_errhandler", (void **)&openmpi_real.MPI_Win_create_errhandler);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22084,8 +22086,8 @@ int MPI_Win_create_errhandler(MPI_Win_errhandler_function *function, MPI_Errhand
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(314, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_errhandler, tracer_record);
   else
@@ -22105,13 +22107,13 @@ int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
         "libmpi.so.40", "MPI_Win_create_keyval", (void **)&openmpi_real.MPI_Win_create_keyval);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22153,8 +22155,8 @@ int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(315, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.win_keyval ? (uint64_t)(int64_t)(*tracer_args.win_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_keyval_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_keyval__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_keyval, tracer_record);
   else
@@ -22172,13 +22174,13 @@ int MPI_Win_delete_attr(MPI_Win win, int win_keyval) {
         "libmpi.so.40", "MPI_Win_delete_attr", (void **)&openmpi_real.MPI_Win_delete_attr);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22213,8 +22215,8 @@ int MPI_Win_delete_attr(MPI_Win win, int win_keyval) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(316, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_delete_attr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_delete_attr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_delete_attr, tracer_record);
   else
@@ -22232,13 +22234,13 @@ int MPI_Win_detach(MPI_Win win, const void *base) {
         "libmpi.so.40", "MPI_Win_detach", (void **)&openmpi_real.MPI_Win_detach);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, base);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22273,8 +22275,8 @@ int MPI_Win_detach(MPI_Win win, const void *base) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(317, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_detach_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_detach__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_detach, tracer_record);
   else
@@ -22292,13 +22294,13 @@ int MPI_Win_fence(int assert, MPI_Win win) {
         "libmpi.so.40", "MPI_Win_fence", (void **)&openmpi_real.MPI_Win_fence);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22333,8 +22335,8 @@ int MPI_Win_fence(int assert, MPI_Win win) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(318, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_fence_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_fence__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_fence, tracer_record);
   else
@@ -22352,13 +22354,13 @@ int MPI_Win_flush(int rank, MPI_Win win) {
         "libmpi.so.40", "MPI_Win_flush", (void **)&openmpi_real.MPI_Win_flush);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22393,8 +22395,8 @@ int MPI_Win_flush(int rank, MPI_Win win) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(319, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush, tracer_record);
   else
@@ -22412,13 +22414,13 @@ int MPI_Win_flush_all(MPI_Win win) {
         "libmpi.so.40", "MPI_Win_flush_all", (void **)&openmpi_real.MPI_Win_flush_all);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22451,8 +22453,8 @@ int MPI_Win_flush_all(MPI_Win win) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(320, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_all, tracer_record);
   else
@@ -22470,13 +22472,13 @@ int MPI_Win_flush_local(int rank, MPI_Win win) {
         "libmpi.so.40", "MPI_Win_flush_local", (void **)&openmpi_real.MPI_Win_flush_local);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22511,8 +22513,8 @@ int MPI_Win_flush_local(int rank, MPI_Win win) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(321, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local, tracer_record);
   else
@@ -22530,13 +22532,13 @@ int MPI_Win_flush_local_all(MPI_Win win) {
         "libmpi.so.40", "MPI_Win_flush_local_all", (void **)&openmpi_real.MPI_Win_flush_local_all);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22569,8 +22571,8 @@ int MPI_Win_flush_local_all(MPI_Win win) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(322, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local_all, tracer_record);
   else
@@ -22588,13 +22590,13 @@ int MPI_Win_free(MPI_Win *win) {
         "libmpi.so.40", "MPI_Win_free", (void **)&openmpi_real.MPI_Win_free);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22628,8 +22630,8 @@ int MPI_Win_free(MPI_Win *win) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(323, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free, tracer_record);
   else
@@ -22647,13 +22649,13 @@ int MPI_Win_free_keyval(int *win_keyval) {
         "libmpi.so.40", "MPI_Win_free_keyval", (void **)&openmpi_real.MPI_Win_free_keyval);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22687,8 +22689,8 @@ int MPI_Win_free_keyval(int *win_keyval) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(324, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.win_keyval ? (uint64_t)(int64_t)(*tracer_args.win_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free_keyval_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free_keyval__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free_keyval, tracer_record);
   else
@@ -22706,13 +22708,13 @@ int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag
         "libmpi.so.40", "MPI_Win_get_attr", (void **)&openmpi_real.MPI_Win_get_attr);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22753,8 +22755,8 @@ int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(325, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_attr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_attr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_attr, tracer_record);
   else
@@ -22772,13 +22774,13 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler) {
         "libmpi.so.40", "MPI_Win_get_errhandler", (void **)&openmpi_real.MPI_Win_get_errhandler);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22814,8 +22816,8 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(326, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_errhandler, tracer_record);
   else
@@ -22833,13 +22835,13 @@ int MPI_Win_get_group(MPI_Win win, MPI_Group *group) {
         "libmpi.so.40", "MPI_Win_get_group", (void **)&openmpi_real.MPI_Win_get_group);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22875,8 +22877,8 @@ int MPI_Win_get_group(MPI_Win win, MPI_Group *group) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(327, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_group_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_group__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_group, tracer_record);
   else
@@ -22894,13 +22896,13 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used) {
         "libmpi.so.40", "MPI_Win_get_info", (void **)&openmpi_real.MPI_Win_get_info);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22936,8 +22938,8 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(328, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_info_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_info__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_info, tracer_record);
   else
@@ -22955,13 +22957,13 @@ int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen) {
         "libmpi.so.40", "MPI_Win_get_name", (void **)&openmpi_real.MPI_Win_get_name);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, win_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23001,8 +23003,8 @@ int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen) {
   tracer_record[3] = tracer_record_call(329, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.win_name ? (uint64_t)(int64_t)(*tracer_args.win_name) : 0;
   tracer_record[8] = tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_name_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_name__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_name, tracer_record);
   else
@@ -23020,13 +23022,13 @@ int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
         "libmpi.so.40", "MPI_Win_lock", (void **)&openmpi_real.MPI_Win_lock);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(lock_type, rank, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23066,8 +23068,8 @@ int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(330, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock, tracer_record);
   else
@@ -23085,13 +23087,13 @@ int MPI_Win_lock_all(int assert, MPI_Win win) {
         "libmpi.so.40", "MPI_Win_lock_all", (void **)&openmpi_real.MPI_Win_lock_all);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23126,8 +23128,8 @@ int MPI_Win_lock_all(int assert, MPI_Win win) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(331, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock_all, tracer_record);
   else
@@ -23145,13 +23147,13 @@ int MPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
         "libmpi.so.40", "MPI_Win_post", (void **)&openmpi_real.MPI_Win_post);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23188,8 +23190,8 @@ int MPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(332, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_post_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_post__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_post, tracer_record);
   else
@@ -23207,13 +23209,13 @@ int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val) {
         "libmpi.so.40", "MPI_Win_set_attr", (void **)&openmpi_real.MPI_Win_set_attr);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23251,8 +23253,8 @@ int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(333, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_attr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_attr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_attr, tracer_record);
   else
@@ -23270,13 +23272,13 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
         "libmpi.so.40", "MPI_Win_set_errhandler", (void **)&openmpi_real.MPI_Win_set_errhandler);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23311,8 +23313,8 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(334, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_errhandler_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_errhandler__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_errhandler, tracer_record);
   else
@@ -23330,13 +23332,13 @@ int MPI_Win_set_info(MPI_Win win, MPI_Info info) {
         "libmpi.so.40", "MPI_Win_set_info", (void **)&openmpi_real.MPI_Win_set_info);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23371,8 +23373,8 @@ int MPI_Win_set_info(MPI_Win win, MPI_Info info) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(335, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_info_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_info__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_info, tracer_record);
   else
@@ -23390,13 +23392,13 @@ int MPI_Win_set_name(MPI_Win win, const char *win_name) {
         "libmpi.so.40", "MPI_Win_set_name", (void **)&openmpi_real.MPI_Win_set_name);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, win_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23431,8 +23433,8 @@ int MPI_Win_set_name(MPI_Win win, const char *win_name) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(336, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_name_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_name__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_name, tracer_record);
   else
@@ -23450,13 +23452,13 @@ int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, 
         "libmpi.so.40", "MPI_Win_shared_query", (void **)&openmpi_real.MPI_Win_shared_query);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, rank, size, disp_unit, baseptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23500,8 +23502,8 @@ int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, 
   tracer_record[3] = tracer_record_call(337, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
   tracer_record[10] = tracer_args.disp_unit ? (uint64_t)(int64_t)(*tracer_args.disp_unit) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_shared_query_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_shared_query__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_shared_query, tracer_record);
   else
@@ -23519,13 +23521,13 @@ int MPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
         "libmpi.so.40", "MPI_Win_start", (void **)&openmpi_real.MPI_Win_start);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23562,8 +23564,8 @@ int MPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(338, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_start_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_start__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_start, tracer_record);
   else
@@ -23581,13 +23583,13 @@ int MPI_Win_sync(MPI_Win win) {
         "libmpi.so.40", "MPI_Win_sync", (void **)&openmpi_real.MPI_Win_sync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23620,8 +23622,8 @@ int MPI_Win_sync(MPI_Win win) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(339, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_sync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_sync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_sync, tracer_record);
   else
@@ -23639,13 +23641,13 @@ int MPI_Win_test(MPI_Win win, int *flag) {
         "libmpi.so.40", "MPI_Win_test", (void **)&openmpi_real.MPI_Win_test);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23681,8 +23683,8 @@ int MPI_Win_test(MPI_Win win, int *flag) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(340, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_test_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_test__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_test, tracer_record);
   else
@@ -23700,13 +23702,13 @@ int MPI_Win_unlock(int rank, MPI_Win win) {
         "libmpi.so.40", "MPI_Win_unlock", (void **)&openmpi_real.MPI_Win_unlock);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23741,8 +23743,8 @@ int MPI_Win_unlock(int rank, MPI_Win win) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(341, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock, tracer_record);
   else
@@ -23760,13 +23762,13 @@ int MPI_Win_unlock_all(MPI_Win win) {
         "libmpi.so.40", "MPI_Win_unlock_all", (void **)&openmpi_real.MPI_Win_unlock_all);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23799,8 +23801,8 @@ int MPI_Win_unlock_all(MPI_Win win) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(342, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock_all_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock_all__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock_all, tracer_record);
   else
@@ -23818,13 +23820,13 @@ int MPI_Win_wait(MPI_Win win) {
         "libmpi.so.40", "MPI_Win_wait", (void **)&openmpi_real.MPI_Win_wait);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23857,8 +23859,8 @@ int MPI_Win_wait(MPI_Win win) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(343, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_wait_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_wait__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_wait, tracer_record);
   else
@@ -23876,13 +23878,13 @@ double MPI_Wtick(void) {
         "libmpi.so.40", "MPI_Wtick", (void **)&openmpi_real.MPI_Wtick);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23914,8 +23916,8 @@ double MPI_Wtick(void) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(344, tracer_depth, tracer_args.tracer_status);
   tracer_record[4] = tracer_slot_double(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wtick_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wtick__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wtick, tracer_record);
   else
@@ -23933,13 +23935,13 @@ double MPI_Wtime(void) {
         "libmpi.so.40", "MPI_Wtime", (void **)&openmpi_real.MPI_Wtime);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23971,8 +23973,8 @@ double MPI_Wtime(void) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(345, tracer_depth, tracer_args.tracer_status);
   tracer_record[4] = tracer_slot_double(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wtime_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wtime__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wtime, tracer_record);
   else
@@ -23990,13 +23992,13 @@ int MPI_T_init_thread(int required, int *provided) {
         "libmpi.so.40", "MPI_T_init_thread", (void **)&openmpi_real.MPI_T_init_thread);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(required, provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24032,8 +24034,8 @@ int MPI_T_init_thread(int required, int *provided) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(346, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_init_thread_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_init_thread__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_init_thread, tracer_record);
   else
@@ -24051,13 +24053,13 @@ int MPI_T_finalize(void) {
         "libmpi.so.40", "MPI_T_finalize", (void **)&openmpi_real.MPI_T_finalize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24088,8 +24090,8 @@ int MPI_T_finalize(void) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(347, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_finalize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_finalize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_finalize, tracer_record);
   else
@@ -24107,13 +24109,13 @@ int MPI_T_cvar_get_num(int *num_cvar) {
         "libmpi.so.40", "MPI_T_cvar_get_num", (void **)&openmpi_real.MPI_T_cvar_get_num);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_cvar);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24147,8 +24149,8 @@ int MPI_T_cvar_get_num(int *num_cvar) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(348, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.num_cvar ? (uint64_t)(int64_t)(*tracer_args.num_cvar) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_get_num_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_get_num__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_get_num, tracer_record);
   else
@@ -24168,14 +24170,14 @@ int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosit
         "libmpi.so.40", "MPI_T_cvar_get_info", (void **)&openmpi_real.MPI_T_cvar_get_info);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cvar_index, name, name_len, verbosity, datatype, enumtype, desc, desc_len,
                        bind, scope);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24240,8 +24242,8 @@ int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosit
   tracer_record[20] = tracer_args.desc_len ? (uint64_t)(int64_t)(*tracer_args.desc_len) : 0;
   tracer_record[21] = tracer_args.bind ? (uint64_t)(int64_t)(*tracer_args.bind) : 0;
   tracer_record[22] = tracer_args.scope ? (uint64_t)(int64_t)(*tracer_args.scope) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_get_info_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_get_info__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_get_info, tracer_record);
   else
@@ -24259,13 +24261,13 @@ int MPI_T_cvar_get_index(const char *name, int *cvar_index) {
         "libmpi.so.40", "MPI_T_cvar_get_index", (void **)&openmpi_real.MPI_T_cvar_get_index);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, cvar_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24301,8 +24303,8 @@ int MPI_T_cvar_get_index(const char *name, int *cvar_index) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(350, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.cvar_index ? (uint64_t)(int64_t)(*tracer_args.cvar_index) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_get_index_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_get_index__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_get_index, tracer_record);
   else
@@ -24320,13 +24322,13 @@ int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle 
         "libmpi.so.40", "MPI_T_cvar_handle_alloc", (void **)&openmpi_real.MPI_T_cvar_handle_alloc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cvar_index, obj_handle, handle, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24368,8 +24370,8 @@ int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle 
   tracer_record[3] = tracer_record_call(351, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
   tracer_record[9] = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_handle_alloc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_handle_alloc, tracer_record);
   else
@@ -24387,13 +24389,13 @@ int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle) {
         "libmpi.so.40", "MPI_T_cvar_handle_free", (void **)&openmpi_real.MPI_T_cvar_handle_free);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24427,8 +24429,8 @@ int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(352, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_handle_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_handle_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_handle_free, tracer_record);
   else
@@ -24446,13 +24448,13 @@ int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf) {
         "libmpi.so.40", "MPI_T_cvar_read", (void **)&openmpi_real.MPI_T_cvar_read);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24487,8 +24489,8 @@ int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(353, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_read_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_read__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_read, tracer_record);
   else
@@ -24506,13 +24508,13 @@ int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf) {
         "libmpi.so.40", "MPI_T_cvar_write", (void **)&openmpi_real.MPI_T_cvar_write);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24547,8 +24549,8 @@ int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(354, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_write_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_write__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_write, tracer_record);
   else
@@ -24566,13 +24568,13 @@ int MPI_T_category_get_num(int *num_cat) {
         "libmpi.so.40", "MPI_T_category_get_num", (void **)&openmpi_real.MPI_T_category_get_num);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_cat);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24606,8 +24608,8 @@ int MPI_T_category_get_num(int *num_cat) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(355, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.num_cat ? (uint64_t)(int64_t)(*tracer_args.num_cat) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_num_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_num__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_num, tracer_record);
   else
@@ -24626,14 +24628,14 @@ int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc
         "libmpi.so.40", "MPI_T_category_get_info", (void **)&openmpi_real.MPI_T_category_get_info);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cat_index, name, name_len, desc, desc_len, num_cvars, num_pvars,
                        num_categories);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24691,8 +24693,8 @@ int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc
   tracer_record[16] = tracer_args.num_cvars ? (uint64_t)(int64_t)(*tracer_args.num_cvars) : 0;
   tracer_record[17] = tracer_args.num_pvars ? (uint64_t)(int64_t)(*tracer_args.num_pvars) : 0;
   tracer_record[18] = tracer_args.num_categories ? (uint64_t)(int64_t)(*tracer_args.num_categories) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_info_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_info__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_info, tracer_record);
   else
@@ -24710,13 +24712,13 @@ int MPI_T_category_get_index(const char *name, int *category_index) {
         "libmpi.so.40", "MPI_T_category_get_index", (void **)&openmpi_real.MPI_T_category_get_index);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, category_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24752,8 +24754,8 @@ int MPI_T_category_get_index(const char *name, int *category_index) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(357, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.category_index ? (uint64_t)(int64_t)(*tracer_args.category_index) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_index_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_index__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_index, tracer_record);
   else
@@ -24771,13 +24773,13 @@ int MPI_T_category_get_cvars(int cat_index, int len, int indices[]) {
         "libmpi.so.40", "MPI_T_category_get_cvars", (void **)&openmpi_real.MPI_T_category_get_cvars);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24815,8 +24817,8 @@ int MPI_T_category_get_cvars(int cat_index, int len, int indices[]) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(358, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_cvars_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_cvars__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_cvars, tracer_record);
   else
@@ -24834,13 +24836,13 @@ int MPI_T_category_get_pvars(int cat_index, int len, int indices[]) {
         "libmpi.so.40", "MPI_T_category_get_pvars", (void **)&openmpi_real.MPI_T_category_get_pvars);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24878,8 +24880,8 @@ int MPI_T_category_get_pvars(int cat_index, int len, int indices[]) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(359, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_pvars_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_pvars__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_pvars, tracer_record);
   else
@@ -24897,13 +24899,13 @@ int MPI_T_category_get_categories(int cat_index, int len, int indices[]) {
         "libmpi.so.40", "MPI_T_category_get_categories", (void **)&openmpi_real.MPI_T_category_get_categories);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24941,8 +24943,8 @@ int MPI_T_category_get_categories(int cat_index, int len, int indices[]) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(360, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_categories_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_categories__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_categories, tracer_record);
   else
@@ -24960,13 +24962,13 @@ int MPI_T_category_changed(int *stamp) {
         "libmpi.so.40", "MPI_T_category_changed", (void **)&openmpi_real.MPI_T_category_changed);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25000,8 +25002,8 @@ int MPI_T_category_changed(int *stamp) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(361, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.stamp ? (uint64_t)(int64_t)(*tracer_args.stamp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_changed_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_changed__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_changed, tracer_record);
   else
@@ -25019,13 +25021,13 @@ int MPI_T_pvar_get_num(int *num_pvar) {
         "libmpi.so.40", "MPI_T_pvar_get_num", (void **)&openmpi_real.MPI_T_pvar_get_num);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_pvar);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25059,8 +25061,8 @@ int MPI_T_pvar_get_num(int *num_pvar) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(362, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.num_pvar ? (uint64_t)(int64_t)(*tracer_args.num_pvar) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_get_num_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_get_num__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_get_num, tracer_record);
   else
@@ -25080,14 +25082,14 @@ int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosit
         "libmpi.so.40", "MPI_T_pvar_get_info", (void **)&openmpi_real.MPI_T_pvar_get_info);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pvar_index, name, name_len, verbosity, var_class, datatype, enumtype, desc,
                        desc_len, bind, readonly, continuous, atomic);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25163,8 +25165,8 @@ int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosit
   tracer_record[26] = tracer_args.readonly ? (uint64_t)(int64_t)(*tracer_args.readonly) : 0;
   tracer_record[27] = tracer_args.continuous ? (uint64_t)(int64_t)(*tracer_args.continuous) : 0;
   tracer_record[28] = tracer_args.atomic ? (uint64_t)(int64_t)(*tracer_args.atomic) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_get_info_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_get_info__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_get_info, tracer_record);
   else
@@ -25182,13 +25184,13 @@ int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index) {
         "libmpi.so.40", "MPI_T_pvar_get_index", (void **)&openmpi_real.MPI_T_pvar_get_index);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, var_class, pvar_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25227,8 +25229,8 @@ int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(364, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pvar_index ? (uint64_t)(int64_t)(*tracer_args.pvar_index) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_get_index_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_get_index__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_get_index, tracer_record);
   else
@@ -25246,13 +25248,13 @@ int MPI_T_pvar_session_create(MPI_T_pvar_session *session) {
         "libmpi.so.40", "MPI_T_pvar_session_create", (void **)&openmpi_real.MPI_T_pvar_session_create);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25286,8 +25288,8 @@ int MPI_T_pvar_session_create(MPI_T_pvar_session *session) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(365, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.session ? (uint64_t)(uintptr_t)(*tracer_args.session) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_session_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_session_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_session_create, tracer_record);
   else
@@ -25305,13 +25307,13 @@ int MPI_T_pvar_session_free(MPI_T_pvar_session *session) {
         "libmpi.so.40", "MPI_T_pvar_session_free", (void **)&openmpi_real.MPI_T_pvar_session_free);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25345,8 +25347,8 @@ int MPI_T_pvar_session_free(MPI_T_pvar_session *session) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(366, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.session ? (uint64_t)(uintptr_t)(*tracer_args.session) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_session_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_session_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_session_free, tracer_record);
   else
@@ -25365,13 +25367,13 @@ int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *ob
         "libmpi.so.40", "MPI_T_pvar_handle_alloc", (void **)&openmpi_real.MPI_T_pvar_handle_alloc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, pvar_index, obj_handle, handle, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25416,8 +25418,8 @@ int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *ob
   tracer_record[3] = tracer_record_call(367, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
   tracer_record[10] = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_handle_alloc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_handle_alloc, tracer_record);
   else
@@ -25435,13 +25437,13 @@ int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle
         "libmpi.so.40", "MPI_T_pvar_handle_free", (void **)&openmpi_real.MPI_T_pvar_handle_free);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25477,8 +25479,8 @@ int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(368, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_handle_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_handle_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_handle_free, tracer_record);
   else
@@ -25496,13 +25498,13 @@ int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
         "libmpi.so.40", "MPI_T_pvar_start", (void **)&openmpi_real.MPI_T_pvar_start);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25537,8 +25539,8 @@ int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(369, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_start_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_start__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_start, tracer_record);
   else
@@ -25556,13 +25558,13 @@ int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
         "libmpi.so.40", "MPI_T_pvar_stop", (void **)&openmpi_real.MPI_T_pvar_stop);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25597,8 +25599,8 @@ int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(370, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_stop_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_stop__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_stop, tracer_record);
   else
@@ -25616,13 +25618,13 @@ int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *
         "libmpi.so.40", "MPI_T_pvar_read", (void **)&openmpi_real.MPI_T_pvar_read);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25659,8 +25661,8 @@ int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(371, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_read_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_read__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_read, tracer_record);
   else
@@ -25678,13 +25680,13 @@ int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const
         "libmpi.so.40", "MPI_T_pvar_write", (void **)&openmpi_real.MPI_T_pvar_write);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25721,8 +25723,8 @@ int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(372, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_write_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_write__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_write, tracer_record);
   else
@@ -25740,13 +25742,13 @@ int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
         "libmpi.so.40", "MPI_T_pvar_reset", (void **)&openmpi_real.MPI_T_pvar_reset);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25781,8 +25783,8 @@ int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(373, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_reset_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_reset__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_reset, tracer_record);
   else
@@ -25800,13 +25802,13 @@ int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, v
         "libmpi.so.40", "MPI_T_pvar_readreset", (void **)&openmpi_real.MPI_T_pvar_readreset);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25843,8 +25845,8 @@ int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, v
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(374, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_readreset_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_readreset__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_readreset, tracer_record);
   else
@@ -25862,13 +25864,13 @@ int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len
         "libmpi.so.40", "MPI_T_enum_get_info", (void **)&openmpi_real.MPI_T_enum_get_info);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(enumtype, num, name, name_len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25911,8 +25913,8 @@ int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len
   tracer_record[8] = tracer_args.num ? (uint64_t)(int64_t)(*tracer_args.num) : 0;
   tracer_record[9] = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record[10] = tracer_args.name_len ? (uint64_t)(int64_t)(*tracer_args.name_len) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_enum_get_info_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_enum_get_info__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_enum_get_info, tracer_record);
   else
@@ -25930,13 +25932,13 @@ int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, 
         "libmpi.so.40", "MPI_T_enum_get_item", (void **)&openmpi_real.MPI_T_enum_get_item);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(enumtype, index, value, name, name_len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25982,8 +25984,8 @@ int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, 
   tracer_record[9] = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
   tracer_record[10] = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record[11] = tracer_args.name_len ? (uint64_t)(int64_t)(*tracer_args.name_len) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_enum_get_item_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_enum_get_item__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_enum_get_item, tracer_record);
   else
@@ -26001,13 +26003,13 @@ int MPI_Attr_delete(MPI_Comm comm, int keyval) {
         "libmpi.so.40", "MPI_Attr_delete", (void **)&openmpi_real.MPI_Attr_delete);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -26042,8 +26044,8 @@ int MPI_Attr_delete(MPI_Comm comm, int keyval) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(377, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_delete_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_delete__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_delete, tracer_record);
   else
@@ -26061,13 +26063,13 @@ int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) {
         "libmpi.so.40", "MPI_Attr_get", (void **)&openmpi_real.MPI_Attr_get);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -26108,8 +26110,8 @@ int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(378, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_get_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_get__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_get, tracer_record);
   else
@@ -26127,13 +26129,13 @@ int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) {
         "libmpi.so.40", "MPI_Attr_put", (void **)&openmpi_real.MPI_Attr_put);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -26171,8 +26173,8 @@ int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(379, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_put_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_put__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_put, tracer_record);
   else
@@ -26191,13 +26193,13 @@ int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn
         "libmpi.so.40", "MPI_Keyval_create", (void **)&openmpi_real.MPI_Keyval_create);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(copy_fn, delete_fn, keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -26238,8 +26240,8 @@ int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(380, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.keyval ? (uint64_t)(int64_t)(*tracer_args.keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_create_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_create__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_create, tracer_record);
   else
@@ -26257,13 +26259,13 @@ int MPI_Keyval_free(int *keyval) {
         "libmpi.so.40", "MPI_Keyval_free", (void **)&openmpi_real.MPI_Keyval_free);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full)) {
     /* Minimal mode alone: no arguments to keep. */
     openmpi_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -26297,8 +26299,8 @@ int MPI_Keyval_free(int *keyval) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(381, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.keyval ? (uint64_t)(int64_t)(*tracer_args.keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free_full))
-    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_free_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full))
+    lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_free__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_free, tracer_record);
   else

@@ -37,7 +37,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Abort,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Abort_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Abort__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Abort_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -52,7 +52,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Accumulate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Accumulate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Accumulate__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Accumulate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -67,7 +67,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Add_error_class,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Add_error_class_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Add_error_class__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Add_error_class_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -82,7 +82,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Add_error_code,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Add_error_code_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Add_error_code__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Add_error_code_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -97,7 +97,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Add_error_string,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Add_error_string_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Add_error_string__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Add_error_string_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -113,7 +113,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Allgather,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Allgather_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Allgather__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Allgather_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -128,7 +128,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iallgather,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iallgather_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iallgather__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iallgather_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -143,7 +143,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Allgatherv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Allgatherv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Allgatherv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Allgatherv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -158,7 +158,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iallgatherv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iallgatherv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iallgatherv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iallgatherv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -173,7 +173,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Alloc_mem,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Alloc_mem_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Alloc_mem__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Alloc_mem_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -188,7 +188,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Allreduce,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Allreduce_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Allreduce__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Allreduce_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -203,7 +203,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iallreduce,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iallreduce_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iallreduce__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iallreduce_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -218,7 +218,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Alltoall,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Alltoall_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Alltoall__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Alltoall_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -233,7 +233,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ialltoall,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ialltoall_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ialltoall__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ialltoall_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -248,7 +248,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Alltoallv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Alltoallv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Alltoallv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Alltoallv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -263,7 +263,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ialltoallv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ialltoallv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ialltoallv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ialltoallv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -278,7 +278,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Alltoallw,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Alltoallw_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Alltoallw__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Alltoallw_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -293,7 +293,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ialltoallw,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ialltoallw_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ialltoallw__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ialltoallw_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -308,7 +308,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Barrier,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Barrier_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Barrier__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Barrier_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -323,7 +323,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ibarrier,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ibarrier_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ibarrier__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ibarrier_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -338,7 +338,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Bcast,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Bcast_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Bcast__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Bcast_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -353,7 +353,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Bsend,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Bsend_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Bsend__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Bsend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -368,7 +368,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ibcast,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ibcast_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ibcast__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ibcast_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -383,7 +383,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Bsend_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Bsend_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Bsend_init__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Bsend_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -398,7 +398,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Buffer_attach,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Buffer_attach_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Buffer_attach__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Buffer_attach_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -413,7 +413,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Buffer_detach,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Buffer_detach_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Buffer_detach__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Buffer_detach_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -428,7 +428,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cancel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cancel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cancel__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cancel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -443,7 +443,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_coords,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_coords_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_coords__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_coords_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -458,7 +458,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_create__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -473,7 +473,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_get,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_get_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_get__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_get_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -488,7 +488,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_map,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_map_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_map__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_map_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -503,7 +503,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_rank,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_rank_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_rank__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_rank_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -518,7 +518,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_shift,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_shift_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_shift__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_shift_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -533,7 +533,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_sub,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_sub_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_sub__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_sub_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -548,7 +548,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cartdim_get,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cartdim_get_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cartdim_get__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cartdim_get_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -563,7 +563,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Close_port,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Close_port_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Close_port__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Close_port_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -579,7 +579,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_accept,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_accept_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_accept__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_accept_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -595,7 +595,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_call_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_call_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_call_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_call_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -610,7 +610,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_compare,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_compare_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_compare__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_compare_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -625,7 +625,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_connect,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_connect_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_connect__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_connect_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -641,7 +641,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_create_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_create_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_create_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_create_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -656,7 +656,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_create_keyval,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_create_keyval_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_create_keyval__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_create_keyval_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -671,7 +671,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_create_group,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_create_group_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_create_group__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_create_group_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -686,7 +686,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_create__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -701,7 +701,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_delete_attr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_delete_attr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_delete_attr__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_delete_attr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -716,7 +716,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_disconnect,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_disconnect_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_disconnect__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_disconnect_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -731,7 +731,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_dup,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_dup_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_dup__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_dup_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -746,7 +746,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_idup,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_idup_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_idup__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_idup_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -761,7 +761,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_dup_with_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_dup_with_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_dup_with_info__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_dup_with_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -776,7 +776,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_free_keyval,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_free_keyval_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_free_keyval__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_free_keyval_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -791,7 +791,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_free__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -806,7 +806,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_get_attr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_get_attr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_get_attr__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_get_attr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -821,7 +821,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Dist_graph_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Dist_graph_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Dist_graph_create__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Dist_graph_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -836,7 +836,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Dist_graph_create_adjacent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -851,7 +851,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Dist_graph_neighbors,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Dist_graph_neighbors_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Dist_graph_neighbors_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -866,7 +866,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Dist_graph_neighbors_count_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -881,7 +881,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_get_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_get_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_get_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_get_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -896,7 +896,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_get_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_get_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_get_info__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_get_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -911,7 +911,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_get_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_get_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_get_name__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_get_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -926,7 +926,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_get_parent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_get_parent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_get_parent__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_get_parent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -941,7 +941,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_group,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_group_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_group__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_group_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -956,7 +956,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_join,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_join_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_join__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_join_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -971,7 +971,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_rank,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_rank_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_rank__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_rank_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -986,7 +986,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_remote_group,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_remote_group_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_remote_group__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_remote_group_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1001,7 +1001,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_remote_size,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_remote_size_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_remote_size__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_remote_size_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1016,7 +1016,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_set_attr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_set_attr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_set_attr__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_set_attr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1031,7 +1031,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_set_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_set_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_set_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_set_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1046,7 +1046,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_set_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_set_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_set_info__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_set_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1061,7 +1061,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_set_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_set_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_set_name__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_set_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1077,7 +1077,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_size,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_size_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_size__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_size_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1092,7 +1092,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_spawn,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_spawn_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_spawn__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_spawn_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -1108,7 +1108,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_spawn_multiple,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_spawn_multiple_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_spawn_multiple_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -1123,7 +1123,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_split,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_split_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_split__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_split_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1138,7 +1138,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_split_type,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_split_type_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_split_type__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_split_type_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1153,7 +1153,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_test_inter,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_test_inter_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_test_inter__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_test_inter_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1168,7 +1168,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Compare_and_swap,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Compare_and_swap_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Compare_and_swap__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Compare_and_swap_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1183,7 +1183,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Dims_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Dims_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Dims_create__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Dims_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1198,7 +1198,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Errhandler_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Errhandler_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Errhandler_free__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Errhandler_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1213,7 +1213,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Error_class,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Error_class_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Error_class__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Error_class_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1228,7 +1228,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Error_string,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Error_string_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Error_string__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Error_string_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1243,7 +1243,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Exscan,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Exscan_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Exscan__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Exscan_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1258,7 +1258,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Fetch_and_op,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Fetch_and_op_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Fetch_and_op__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Fetch_and_op_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1273,7 +1273,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iexscan,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iexscan_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iexscan__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iexscan_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -1288,7 +1288,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_call_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_call_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_call_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_call_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1303,7 +1303,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_create_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_create_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_create_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_create_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1318,7 +1318,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_set_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_set_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_set_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_set_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1333,7 +1333,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1348,7 +1348,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_open,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_open_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_open__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_open_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1364,7 +1364,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_close,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_close_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_close__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_close_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1379,7 +1379,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_delete,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_delete_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_delete__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_delete_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1395,7 +1395,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_set_size,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_set_size_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_set_size__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_set_size_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1410,7 +1410,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_preallocate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_preallocate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_preallocate__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_preallocate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1425,7 +1425,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_size,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_size_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_size__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_size_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1440,7 +1440,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_group,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_group_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_group__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_group_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1455,7 +1455,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_amode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_amode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_amode__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_amode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1470,7 +1470,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_set_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_set_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_set_info__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_set_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1485,7 +1485,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_info__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1500,7 +1500,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_set_view,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_set_view_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_set_view__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_set_view_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1516,7 +1516,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_view,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_view_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_view__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_view_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -1531,7 +1531,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_at,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_at_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_at__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_at_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1547,7 +1547,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_at_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_at_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_at_all__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_at_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1563,7 +1563,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_at,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_at_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_at__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_at_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1579,7 +1579,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_at_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_at_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_at_all__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_at_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1595,7 +1595,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iread_at,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iread_at_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iread_at__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iread_at_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1610,7 +1610,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iwrite_at,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iwrite_at_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iwrite_at__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iwrite_at_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1625,7 +1625,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iread_at_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iread_at_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iread_at_all__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iread_at_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1640,7 +1640,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iwrite_at_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iwrite_at_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iwrite_at_all__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iwrite_at_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1655,7 +1655,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1671,7 +1671,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_all__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1687,7 +1687,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1703,7 +1703,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_all__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1719,7 +1719,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iread,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iread_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iread__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iread_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1734,7 +1734,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iwrite,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iwrite_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iwrite__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iwrite_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1749,7 +1749,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iread_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iread_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iread_all__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iread_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1764,7 +1764,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iwrite_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iwrite_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iwrite_all__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iwrite_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1779,7 +1779,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_seek,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_seek_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_seek__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_seek_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1794,7 +1794,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_position,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_position_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_position__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_position_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1809,7 +1809,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_byte_offset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_byte_offset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_byte_offset__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_byte_offset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1824,7 +1824,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_shared,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_shared_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_shared__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_shared_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1840,7 +1840,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_shared,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_shared_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_shared__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_shared_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1856,7 +1856,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iread_shared,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iread_shared_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iread_shared__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iread_shared_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1871,7 +1871,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iwrite_shared,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iwrite_shared_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iwrite_shared__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iwrite_shared_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1886,7 +1886,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_ordered,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_ordered_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_ordered__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_ordered_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1902,7 +1902,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_ordered,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_ordered_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_ordered__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_ordered_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1918,7 +1918,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_seek_shared,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_seek_shared_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_seek_shared__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_seek_shared_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1933,7 +1933,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_position_shared,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_position_shared_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_position_shared__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_position_shared_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1948,7 +1948,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_at_all_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_at_all_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_at_all_begin__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_at_all_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1963,7 +1963,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_at_all_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_at_all_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_at_all_end__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_at_all_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1979,7 +1979,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_at_all_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_at_all_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_at_all_begin__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_at_all_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1994,7 +1994,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_at_all_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_at_all_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_at_all_end__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_at_all_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2010,7 +2010,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_all_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_all_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_all_begin__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_all_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2025,7 +2025,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_all_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_all_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_all_end__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_all_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2041,7 +2041,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_all_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_all_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_all_begin__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_all_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2056,7 +2056,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_all_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_all_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_all_end__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_all_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2072,7 +2072,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_ordered_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_ordered_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_ordered_begin__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_ordered_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2087,7 +2087,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_ordered_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_ordered_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_ordered_end__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_ordered_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2103,7 +2103,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_ordered_begin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_ordered_begin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_ordered_begin__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_ordered_begin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2118,7 +2118,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_ordered_end,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_ordered_end_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_ordered_end__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_ordered_end_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2134,7 +2134,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_type_extent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_type_extent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_type_extent__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_type_extent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2149,7 +2149,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_set_atomicity,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_set_atomicity_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_set_atomicity__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_set_atomicity_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2164,7 +2164,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_atomicity,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_atomicity_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_atomicity__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_atomicity_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2179,7 +2179,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_sync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_sync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_sync__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_sync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2194,7 +2194,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Finalize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Finalize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Finalize__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Finalize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -2209,7 +2209,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Finalized,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Finalized_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Finalized__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Finalized_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2224,7 +2224,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Free_mem,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Free_mem_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Free_mem__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Free_mem_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2239,7 +2239,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Gather,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Gather_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Gather__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Gather_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2254,7 +2254,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Igather,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Igather_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Igather__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Igather_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -2269,7 +2269,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Gatherv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Gatherv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Gatherv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Gatherv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -2284,7 +2284,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Igatherv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Igatherv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Igatherv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Igatherv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -2299,7 +2299,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_address,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_address_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_address__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_address_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2314,7 +2314,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_count,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_count_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_count__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_count_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2330,7 +2330,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_elements,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_elements_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_elements__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_elements_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2346,7 +2346,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_elements_x,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_elements_x_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_elements_x__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_elements_x_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2362,7 +2362,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2377,7 +2377,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_accumulate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_accumulate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_accumulate__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_accumulate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
@@ -2392,7 +2392,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_library_version,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_library_version_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_library_version__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_library_version_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2407,7 +2407,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_processor_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_processor_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_processor_name__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_processor_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2422,7 +2422,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_version,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_version_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_version__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_version_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2437,7 +2437,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graph_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graph_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graph_create__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graph_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2452,7 +2452,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graph_get,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graph_get_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graph_get__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graph_get_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2467,7 +2467,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graph_map,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graph_map_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graph_map__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graph_map_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2482,7 +2482,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graph_neighbors_count,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graph_neighbors_count_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graph_neighbors_count__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graph_neighbors_count_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2497,7 +2497,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graph_neighbors,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graph_neighbors_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graph_neighbors__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graph_neighbors_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2512,7 +2512,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graphdims_get,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graphdims_get_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graphdims_get__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graphdims_get_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2527,7 +2527,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Grequest_complete,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Grequest_complete_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Grequest_complete__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Grequest_complete_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2542,7 +2542,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Grequest_start,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Grequest_start_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Grequest_start__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Grequest_start_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2557,7 +2557,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_compare,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_compare_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_compare__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_compare_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2572,7 +2572,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_difference,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_difference_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_difference__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_difference_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2587,7 +2587,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_excl,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_excl_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_excl__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_excl_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2602,7 +2602,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_free__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2617,7 +2617,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_incl,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_incl_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_incl__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_incl_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2632,7 +2632,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_intersection,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_intersection_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_intersection__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_intersection_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2647,7 +2647,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_range_excl,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_range_excl_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_range_excl__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_range_excl_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2662,7 +2662,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_range_incl,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_range_incl_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_range_incl__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_range_incl_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2677,7 +2677,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_rank,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_rank_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_rank__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_rank_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2692,7 +2692,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_size,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_size_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_size__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_size_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2707,7 +2707,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_translate_ranks,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_translate_ranks_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_translate_ranks__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_translate_ranks_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2722,7 +2722,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_union,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_union_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_union__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_union_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2737,7 +2737,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ibsend,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ibsend_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ibsend__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ibsend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2752,7 +2752,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Improbe,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Improbe_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Improbe__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Improbe_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2768,7 +2768,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Imrecv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Imrecv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Imrecv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Imrecv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2783,7 +2783,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_create__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2798,7 +2798,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_delete,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_delete_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_delete__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_delete_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2814,7 +2814,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_dup,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_dup_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_dup__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_dup_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2829,7 +2829,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_free__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2844,7 +2844,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_get,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_get_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_get__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_get_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2860,7 +2860,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_get_nkeys,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_get_nkeys_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_get_nkeys__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_get_nkeys_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2875,7 +2875,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_get_nthkey,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_get_nthkey_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_get_nthkey__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_get_nthkey_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2890,7 +2890,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_get_valuelen,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_get_valuelen_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_get_valuelen__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_get_valuelen_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2906,7 +2906,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_set,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_set_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_set__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_set_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2923,7 +2923,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Init__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2938,7 +2938,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Initialized,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Initialized_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Initialized__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Initialized_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2953,7 +2953,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Init_thread,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Init_thread_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Init_thread__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Init_thread_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2968,7 +2968,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Intercomm_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Intercomm_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Intercomm_create__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Intercomm_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2983,7 +2983,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Intercomm_merge,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Intercomm_merge_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Intercomm_merge__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Intercomm_merge_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2998,7 +2998,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iprobe,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iprobe_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iprobe__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iprobe_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3014,7 +3014,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Irecv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Irecv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Irecv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Irecv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3029,7 +3029,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Irsend,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Irsend_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Irsend__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Irsend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3044,7 +3044,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Isend,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Isend_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Isend__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Isend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3059,7 +3059,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Issend,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Issend_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Issend__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Issend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3074,7 +3074,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Is_thread_main,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Is_thread_main_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Is_thread_main__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Is_thread_main_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3089,7 +3089,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Lookup_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Lookup_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Lookup_name__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Lookup_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3105,7 +3105,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Mprobe,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Mprobe_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Mprobe__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Mprobe_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3121,7 +3121,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Mrecv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Mrecv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Mrecv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Mrecv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3137,7 +3137,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Neighbor_allgather,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Neighbor_allgather_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Neighbor_allgather__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Neighbor_allgather_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -3152,7 +3152,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ineighbor_allgather,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ineighbor_allgather_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ineighbor_allgather__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ineighbor_allgather_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3167,7 +3167,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Neighbor_allgatherv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Neighbor_allgatherv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Neighbor_allgatherv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -3182,7 +3182,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ineighbor_allgatherv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ineighbor_allgatherv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ineighbor_allgatherv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -3197,7 +3197,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Neighbor_alltoall,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Neighbor_alltoall_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Neighbor_alltoall__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Neighbor_alltoall_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -3212,7 +3212,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ineighbor_alltoall,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ineighbor_alltoall_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ineighbor_alltoall_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3227,7 +3227,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Neighbor_alltoallv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Neighbor_alltoallv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Neighbor_alltoallv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3242,7 +3242,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ineighbor_alltoallv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ineighbor_alltoallv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ineighbor_alltoallv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -3257,7 +3257,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Neighbor_alltoallw,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Neighbor_alltoallw_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Neighbor_alltoallw_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3272,7 +3272,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ineighbor_alltoallw,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ineighbor_alltoallw_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ineighbor_alltoallw_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -3287,7 +3287,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Op_commutative,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Op_commutative_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Op_commutative__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Op_commutative_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3302,7 +3302,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Op_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Op_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Op_create__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Op_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3317,7 +3317,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Open_port,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Open_port_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Open_port__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Open_port_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3332,7 +3332,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Op_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Op_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Op_free__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Op_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3347,7 +3347,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Pack_external,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Pack_external_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Pack_external__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Pack_external_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -3362,7 +3362,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Pack_external_size,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Pack_external_size_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Pack_external_size__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Pack_external_size_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -3377,7 +3377,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Pack,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Pack_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Pack__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Pack_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -3392,7 +3392,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Pack_size,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Pack_size_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Pack_size__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Pack_size_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -3407,7 +3407,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Probe,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Probe_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Probe__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Probe_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3423,7 +3423,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Publish_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Publish_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Publish_name__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Publish_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3440,7 +3440,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Put,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Put_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Put__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Put_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3455,7 +3455,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Query_thread,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Query_thread_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Query_thread__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Query_thread_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3470,7 +3470,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Raccumulate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Raccumulate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Raccumulate__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Raccumulate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -3485,7 +3485,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Recv_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Recv_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Recv_init__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Recv_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3500,7 +3500,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Recv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Recv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Recv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Recv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -3516,7 +3516,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Reduce,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Reduce_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Reduce__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Reduce_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -3531,7 +3531,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ireduce,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ireduce_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ireduce__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ireduce_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -3546,7 +3546,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Reduce_local,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Reduce_local_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Reduce_local__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Reduce_local_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -3561,7 +3561,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Reduce_scatter,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Reduce_scatter_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Reduce_scatter__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Reduce_scatter_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3576,7 +3576,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ireduce_scatter,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ireduce_scatter_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ireduce_scatter__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ireduce_scatter_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -3591,7 +3591,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Reduce_scatter_block,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Reduce_scatter_block_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Reduce_scatter_block__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Reduce_scatter_block_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -3606,7 +3606,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ireduce_scatter_block,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ireduce_scatter_block_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ireduce_scatter_block_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3621,7 +3621,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Register_datarep,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Register_datarep_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Register_datarep__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Register_datarep_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -3637,7 +3637,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Request_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Request_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Request_free__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Request_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3652,7 +3652,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Request_get_status,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Request_get_status_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Request_get_status__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Request_get_status_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3668,7 +3668,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rget,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rget_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rget__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rget_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -3683,7 +3683,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rget_accumulate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rget_accumulate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rget_accumulate__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rget_accumulate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 18)
@@ -3698,7 +3698,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rput,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rput_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rput__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rput_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -3713,7 +3713,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rsend,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rsend_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rsend__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rsend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -3728,7 +3728,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rsend_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rsend_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rsend_init__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rsend_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3743,7 +3743,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Scan,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Scan_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Scan__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Scan_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -3758,7 +3758,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iscan,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iscan_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iscan__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iscan_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3773,7 +3773,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Scatter,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Scatter_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Scatter__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Scatter_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3788,7 +3788,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iscatter,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iscatter_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iscatter__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iscatter_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -3803,7 +3803,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Scatterv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Scatterv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Scatterv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Scatterv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -3818,7 +3818,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iscatterv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iscatterv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iscatterv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iscatterv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -3833,7 +3833,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Send_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Send_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Send_init__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Send_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3848,7 +3848,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Send,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Send_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Send__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Send_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -3863,7 +3863,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Sendrecv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Sendrecv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Sendrecv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Sendrecv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
@@ -3879,7 +3879,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Sendrecv_replace,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Sendrecv_replace_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Sendrecv_replace__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Sendrecv_replace_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -3895,7 +3895,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ssend_init,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ssend_init_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ssend_init__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ssend_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3910,7 +3910,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ssend,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ssend_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ssend__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ssend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -3925,7 +3925,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Start,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Start_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Start__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Start_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3940,7 +3940,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Startall,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Startall_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Startall__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Startall_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3955,7 +3955,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Status_set_cancelled,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Status_set_cancelled_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Status_set_cancelled__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Status_set_cancelled_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3971,7 +3971,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Status_set_elements,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Status_set_elements_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Status_set_elements__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Status_set_elements_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3987,7 +3987,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Status_set_elements_x,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Status_set_elements_x_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Status_set_elements_x__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Status_set_elements_x_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4003,7 +4003,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Testall,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Testall_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Testall__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Testall_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4018,7 +4018,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Testany,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Testany_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Testany__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Testany_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -4034,7 +4034,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Test,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Test_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Test__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Test_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4050,7 +4050,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Test_cancelled,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Test_cancelled_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Test_cancelled__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Test_cancelled_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4066,7 +4066,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Testsome,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Testsome_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Testsome__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Testsome_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4081,7 +4081,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Topo_test,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Topo_test_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Topo_test__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Topo_test_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4096,7 +4096,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_commit,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_commit_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_commit__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_commit_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4111,7 +4111,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_contiguous,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_contiguous_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_contiguous__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_contiguous_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4126,7 +4126,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_darray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_darray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_darray__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_darray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -4141,7 +4141,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_f90_complex,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_f90_complex_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_f90_complex__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_f90_complex_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4156,7 +4156,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_f90_integer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_f90_integer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_f90_integer__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_f90_integer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4171,7 +4171,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_f90_real,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_f90_real_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_f90_real__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_f90_real_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4186,7 +4186,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_hindexed_block,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_hindexed_block_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_hindexed_block_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4201,7 +4201,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_hindexed,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_hindexed_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_hindexed__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_hindexed_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4216,7 +4216,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_hvector,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_hvector_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_hvector__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_hvector_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4231,7 +4231,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_keyval,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_keyval_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_keyval__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_keyval_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4246,7 +4246,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_indexed_block,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_indexed_block_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_indexed_block__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_indexed_block_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4261,7 +4261,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_struct,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_struct_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_struct__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_struct_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4276,7 +4276,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_subarray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_subarray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_subarray__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_subarray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -4291,7 +4291,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_resized,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_resized_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_resized__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_resized_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4306,7 +4306,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_delete_attr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_delete_attr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_delete_attr__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_delete_attr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4321,7 +4321,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_dup,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_dup_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_dup__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_dup_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4336,7 +4336,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_free__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4351,7 +4351,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_free_keyval,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_free_keyval_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_free_keyval__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_free_keyval_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4366,7 +4366,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_attr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_attr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_attr__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_attr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4381,7 +4381,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_contents,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_contents_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_contents__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_contents_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4396,7 +4396,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_envelope,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_envelope_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_envelope__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_envelope_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -4411,7 +4411,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_extent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_extent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_extent__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_extent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4426,7 +4426,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_extent_x,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_extent_x_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_extent_x__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_extent_x_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4441,7 +4441,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_name__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4456,7 +4456,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_true_extent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_true_extent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_true_extent__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_true_extent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4471,7 +4471,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_true_extent_x,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_true_extent_x_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_true_extent_x_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4486,7 +4486,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_indexed,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_indexed_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_indexed__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_indexed_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4501,7 +4501,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_match_size,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_match_size_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_match_size__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_match_size_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4516,7 +4516,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_set_attr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_set_attr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_set_attr__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_set_attr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4531,7 +4531,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_set_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_set_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_set_name__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_set_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4547,7 +4547,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_size,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_size_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_size__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_size_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4562,7 +4562,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_size_x,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_size_x_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_size_x__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_size_x_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4577,7 +4577,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_vector,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_vector_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_vector__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_vector_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4592,7 +4592,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Unpack,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Unpack_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Unpack__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Unpack_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -4607,7 +4607,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Unpublish_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Unpublish_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Unpublish_name__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Unpublish_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4624,7 +4624,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Unpack_external,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Unpack_external_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Unpack_external__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Unpack_external_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -4639,7 +4639,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Waitall,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Waitall_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Waitall__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Waitall_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4655,7 +4655,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Waitany,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Waitany_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Waitany__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Waitany_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4671,7 +4671,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Wait,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Wait_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Wait__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Wait_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4687,7 +4687,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Waitsome,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Waitsome_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Waitsome__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Waitsome_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4702,7 +4702,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_allocate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_allocate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_allocate__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_allocate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4717,7 +4717,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_allocate_shared,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_allocate_shared_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_allocate_shared__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_allocate_shared_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4732,7 +4732,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_attach,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_attach_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_attach__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_attach_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4747,7 +4747,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_call_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_call_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_call_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_call_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4762,7 +4762,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_complete,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_complete_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_complete__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_complete_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4777,7 +4777,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_create__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4792,7 +4792,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_create_dynamic,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_create_dynamic_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_create_dynamic__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_create_dynamic_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4807,7 +4807,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_create_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_create_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_create_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_create_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4822,7 +4822,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_create_keyval,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_create_keyval_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_create_keyval__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_create_keyval_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4837,7 +4837,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_delete_attr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_delete_attr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_delete_attr__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_delete_attr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4852,7 +4852,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_detach,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_detach_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_detach__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_detach_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4867,7 +4867,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_fence,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_fence_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_fence__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_fence_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4882,7 +4882,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_flush,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_flush_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_flush__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_flush_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4897,7 +4897,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_flush_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_flush_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_flush_all__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_flush_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4912,7 +4912,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_flush_local,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_flush_local_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_flush_local__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_flush_local_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4927,7 +4927,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_flush_local_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_flush_local_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_flush_local_all__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_flush_local_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4942,7 +4942,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_free__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4957,7 +4957,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_free_keyval,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_free_keyval_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_free_keyval__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_free_keyval_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4972,7 +4972,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_get_attr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_get_attr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_get_attr__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_get_attr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4987,7 +4987,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_get_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_get_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_get_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_get_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5002,7 +5002,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_get_group,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_get_group_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_get_group__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_get_group_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5017,7 +5017,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_get_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_get_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_get_info__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_get_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5032,7 +5032,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_get_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_get_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_get_name__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_get_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5047,7 +5047,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_lock,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_lock_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_lock__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_lock_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5062,7 +5062,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_lock_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_lock_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_lock_all__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_lock_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5077,7 +5077,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_post,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_post_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_post__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_post_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5092,7 +5092,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_set_attr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_set_attr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_set_attr__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_set_attr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5107,7 +5107,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_set_errhandler,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_set_errhandler_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_set_errhandler__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_set_errhandler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5122,7 +5122,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_set_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_set_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_set_info__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_set_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5137,7 +5137,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_set_name,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_set_name_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_set_name__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_set_name_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5153,7 +5153,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_shared_query,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_shared_query_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_shared_query__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_shared_query_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -5168,7 +5168,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_start,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_start_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_start__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_start_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5183,7 +5183,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_sync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_sync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_sync__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_sync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -5198,7 +5198,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_test,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_test_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_test__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_test_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5213,7 +5213,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_unlock,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_unlock_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_unlock__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_unlock_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5228,7 +5228,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_unlock_all,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_unlock_all_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_unlock_all__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_unlock_all_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -5243,7 +5243,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_wait,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_wait_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_wait__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_wait_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -5258,7 +5258,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Wtick,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Wtick_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Wtick__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Wtick_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -5273,7 +5273,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Wtime,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Wtime_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Wtime__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Wtime_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -5288,7 +5288,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_init_thread,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_init_thread_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_init_thread__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_init_thread_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5303,7 +5303,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_finalize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_finalize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_finalize__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_finalize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -5318,7 +5318,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_get_num,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_get_num_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_get_num__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_get_num_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5333,7 +5333,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_get_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_get_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_get_info__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_get_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 23)
@@ -5348,7 +5348,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_get_index,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_get_index_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_get_index__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_get_index_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5364,7 +5364,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_handle_alloc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_handle_alloc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_handle_alloc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -5379,7 +5379,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_handle_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_handle_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_handle_free__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_handle_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5394,7 +5394,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_read,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_read_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_read__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_read_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5409,7 +5409,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_write,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_write_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_write__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_write_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5424,7 +5424,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_num,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_num_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_num__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_get_num_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5439,7 +5439,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_info__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_get_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 19)
@@ -5454,7 +5454,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_index,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_index_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_index__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_get_index_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5470,7 +5470,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_cvars,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_cvars_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_cvars__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_get_cvars_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5485,7 +5485,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_pvars,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_pvars_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_pvars__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_get_pvars_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5500,7 +5500,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_categories,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_categories_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_categories__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_get_categories_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5515,7 +5515,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_changed,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_changed_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_changed__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_changed_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5530,7 +5530,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_get_num,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_get_num_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_get_num__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_get_num_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5545,7 +5545,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_get_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_get_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_get_info__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_get_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 29)
@@ -5560,7 +5560,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_get_index,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_get_index_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_get_index__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_get_index_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5576,7 +5576,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_session_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_session_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_session_create__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_session_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5591,7 +5591,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_session_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_session_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_session_free__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_session_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5606,7 +5606,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_handle_alloc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_handle_alloc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_handle_alloc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -5621,7 +5621,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_handle_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_handle_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_handle_free__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_handle_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5636,7 +5636,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_start,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_start_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_start__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_start_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5651,7 +5651,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_stop,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_stop_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_stop__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_stop_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5666,7 +5666,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_read,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_read_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_read__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_read_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5681,7 +5681,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_write,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_write_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_write__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_write_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5696,7 +5696,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_reset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_reset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_reset__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_reset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5711,7 +5711,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_readreset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_readreset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_readreset__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_readreset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5726,7 +5726,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_enum_get_info,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_enum_get_info_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_enum_get_info__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_enum_get_info_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -5741,7 +5741,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_enum_get_item,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_enum_get_item_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_enum_get_item__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_enum_get_item_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -5756,7 +5756,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Attr_delete,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Attr_delete_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Attr_delete__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Attr_delete_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5771,7 +5771,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Attr_get,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Attr_get_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Attr_get__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Attr_get_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5786,7 +5786,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Attr_put,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Attr_put_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Attr_put__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Attr_put_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5801,7 +5801,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Keyval_create,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Keyval_create_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Keyval_create__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Keyval_create_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5816,7 +5816,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Keyval_free,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Keyval_free_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Keyval_free__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Keyval_free_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)

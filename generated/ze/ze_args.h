@@ -12,6 +12,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+/* Deprecated functions and types are wrapped like the others: using them is our job. */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 #include <level_zero/ze_api.h>
 #include <level_zero/zet_api.h>
 #include <level_zero/zes_api.h>

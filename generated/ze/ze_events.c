@@ -3056,6 +3056,11 @@ static const struct tracer_record_member ze_record_405_members[] = {
 };
 static const struct tracer_record ze_record_405 = {"struct _zel_tracer_desc_t", 24, ze_record_405_members, 3};
 
+static const int64_t ze_zeInit_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeInit_slots[] = {
     {"flags", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3063,6 +3068,11 @@ static const struct tracer_slot ze_zeInit_slots[] = {
 
 static const struct tracer_field_format ze_zeInit_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeDriverGet_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeDriverGet_slots[] = {
@@ -3074,6 +3084,11 @@ static const struct tracer_slot ze_zeDriverGet_slots[] = {
 
 static const struct tracer_field_format ze_zeDriverGet_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeDriverGetApiVersion_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeDriverGetApiVersion_slots[] = {
@@ -3089,6 +3104,11 @@ static const struct tracer_field_format ze_zeDriverGetApiVersion_formats[] = {
     {"version_vals", &ze_names_6, NULL},
 };
 
+static const int64_t ze_zeDriverGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeDriverGetProperties_slots[] = {
     {"hDriver", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pDriverProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3101,6 +3121,11 @@ static const struct tracer_field_format ze_zeDriverGetProperties_formats[] = {
     {"pDriverProperties_vals", NULL, &ze_record_22},
 };
 
+static const int64_t ze_zeDriverGetIpcProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeDriverGetIpcProperties_slots[] = {
     {"hDriver", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pIpcProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3111,6 +3136,11 @@ static const struct tracer_field_format ze_zeDriverGetIpcProperties_formats[] = 
     {"result", &ze_names_0, NULL},
     {"pIpcProperties_bytes", NULL, &ze_record_23},
     {"pIpcProperties_vals", NULL, &ze_record_23},
+};
+
+static const int64_t ze_zeDriverGetExtensionProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeDriverGetExtensionProperties_slots[] = {
@@ -3127,6 +3157,11 @@ static const struct tracer_field_format ze_zeDriverGetExtensionProperties_format
     {"pExtensionProperties_vals", NULL, &ze_record_24},
 };
 
+static const int64_t ze_zeDriverGetExtensionFunctionAddress_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeDriverGetExtensionFunctionAddress_slots[] = {
     {"hDriver", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"name", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3137,6 +3172,11 @@ static const struct tracer_slot ze_zeDriverGetExtensionFunctionAddress_slots[] =
 
 static const struct tracer_field_format ze_zeDriverGetExtensionFunctionAddress_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeDeviceGet_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeDeviceGet_slots[] = {
@@ -3151,6 +3191,11 @@ static const struct tracer_field_format ze_zeDeviceGet_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeDeviceGetSubDevices_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeDeviceGetSubDevices_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pCount", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3161,6 +3206,11 @@ static const struct tracer_slot ze_zeDeviceGetSubDevices_slots[] = {
 
 static const struct tracer_field_format ze_zeDeviceGetSubDevices_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeDeviceGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeDeviceGetProperties_slots[] = {
@@ -3175,6 +3225,11 @@ static const struct tracer_field_format ze_zeDeviceGetProperties_formats[] = {
     {"pDeviceProperties_vals", NULL, &ze_record_26},
 };
 
+static const int64_t ze_zeDeviceGetComputeProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeDeviceGetComputeProperties_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pComputeProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3187,6 +3242,11 @@ static const struct tracer_field_format ze_zeDeviceGetComputeProperties_formats[
     {"pComputeProperties_vals", NULL, &ze_record_28},
 };
 
+static const int64_t ze_zeDeviceGetModuleProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeDeviceGetModuleProperties_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pModuleProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3197,6 +3257,11 @@ static const struct tracer_field_format ze_zeDeviceGetModuleProperties_formats[]
     {"result", &ze_names_0, NULL},
     {"pModuleProperties_bytes", NULL, &ze_record_30},
     {"pModuleProperties_vals", NULL, &ze_record_30},
+};
+
+static const int64_t ze_zeDeviceGetCommandQueueGroupProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeDeviceGetCommandQueueGroupProperties_slots[] = {
@@ -3213,6 +3278,11 @@ static const struct tracer_field_format ze_zeDeviceGetCommandQueueGroupPropertie
     {"pCommandQueueGroupProperties_vals", NULL, &ze_record_31},
 };
 
+static const int64_t ze_zeDeviceGetMemoryProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeDeviceGetMemoryProperties_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pCount", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3227,6 +3297,11 @@ static const struct tracer_field_format ze_zeDeviceGetMemoryProperties_formats[]
     {"pMemProperties_vals", NULL, &ze_record_32},
 };
 
+static const int64_t ze_zeDeviceGetMemoryAccessProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeDeviceGetMemoryAccessProperties_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pMemAccessProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3237,6 +3312,11 @@ static const struct tracer_field_format ze_zeDeviceGetMemoryAccessProperties_for
     {"result", &ze_names_0, NULL},
     {"pMemAccessProperties_bytes", NULL, &ze_record_33},
     {"pMemAccessProperties_vals", NULL, &ze_record_33},
+};
+
+static const int64_t ze_zeDeviceGetCacheProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeDeviceGetCacheProperties_slots[] = {
@@ -3253,6 +3333,11 @@ static const struct tracer_field_format ze_zeDeviceGetCacheProperties_formats[] 
     {"pCacheProperties_vals", NULL, &ze_record_34},
 };
 
+static const int64_t ze_zeDeviceGetImageProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeDeviceGetImageProperties_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pImageProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3265,6 +3350,11 @@ static const struct tracer_field_format ze_zeDeviceGetImageProperties_formats[] 
     {"pImageProperties_vals", NULL, &ze_record_35},
 };
 
+static const int64_t ze_zeDeviceGetExternalMemoryProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeDeviceGetExternalMemoryProperties_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pExternalMemoryProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3275,6 +3365,11 @@ static const struct tracer_field_format ze_zeDeviceGetExternalMemoryProperties_f
     {"result", &ze_names_0, NULL},
     {"pExternalMemoryProperties_bytes", NULL, &ze_record_36},
     {"pExternalMemoryProperties_vals", NULL, &ze_record_36},
+};
+
+static const int64_t ze_zeDeviceGetP2PProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeDeviceGetP2PProperties_slots[] = {
@@ -3290,6 +3385,11 @@ static const struct tracer_field_format ze_zeDeviceGetP2PProperties_formats[] = 
     {"pP2PProperties_vals", NULL, &ze_record_37},
 };
 
+static const int64_t ze_zeDeviceCanAccessPeer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeDeviceCanAccessPeer_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hPeerDevice", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3302,6 +3402,11 @@ static const struct tracer_field_format ze_zeDeviceCanAccessPeer_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeDeviceGetStatus_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeDeviceGetStatus_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3309,6 +3414,11 @@ static const struct tracer_slot ze_zeDeviceGetStatus_slots[] = {
 
 static const struct tracer_field_format ze_zeDeviceGetStatus_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeDeviceGetGlobalTimestamps_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeDeviceGetGlobalTimestamps_slots[] = {
@@ -3324,6 +3434,11 @@ static const struct tracer_field_format ze_zeDeviceGetGlobalTimestamps_formats[]
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeContextCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeContextCreate_slots[] = {
     {"hDriver", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"desc", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3336,6 +3451,11 @@ static const struct tracer_field_format ze_zeContextCreate_formats[] = {
     {"result", &ze_names_0, NULL},
     {"desc_bytes", NULL, &ze_record_38},
     {"desc_vals", NULL, &ze_record_38},
+};
+
+static const int64_t ze_zeContextCreateEx_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeContextCreateEx_slots[] = {
@@ -3354,6 +3474,11 @@ static const struct tracer_field_format ze_zeContextCreateEx_formats[] = {
     {"desc_vals", NULL, &ze_record_38},
 };
 
+static const int64_t ze_zeContextDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeContextDestroy_slots[] = {
     {"hContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3363,6 +3488,11 @@ static const struct tracer_field_format ze_zeContextDestroy_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeContextGetStatus_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeContextGetStatus_slots[] = {
     {"hContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3370,6 +3500,11 @@ static const struct tracer_slot ze_zeContextGetStatus_slots[] = {
 
 static const struct tracer_field_format ze_zeContextGetStatus_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeCommandQueueCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeCommandQueueCreate_slots[] = {
@@ -3387,6 +3522,11 @@ static const struct tracer_field_format ze_zeCommandQueueCreate_formats[] = {
     {"desc_vals", NULL, &ze_record_39},
 };
 
+static const int64_t ze_zeCommandQueueDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeCommandQueueDestroy_slots[] = {
     {"hCommandQueue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3394,6 +3534,11 @@ static const struct tracer_slot ze_zeCommandQueueDestroy_slots[] = {
 
 static const struct tracer_field_format ze_zeCommandQueueDestroy_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeCommandQueueExecuteCommandLists_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeCommandQueueExecuteCommandLists_slots[] = {
@@ -3408,6 +3553,11 @@ static const struct tracer_field_format ze_zeCommandQueueExecuteCommandLists_for
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeCommandQueueSynchronize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeCommandQueueSynchronize_slots[] = {
     {"hCommandQueue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"timeout", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3416,6 +3566,11 @@ static const struct tracer_slot ze_zeCommandQueueSynchronize_slots[] = {
 
 static const struct tracer_field_format ze_zeCommandQueueSynchronize_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeCommandListCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeCommandListCreate_slots[] = {
@@ -3433,6 +3588,11 @@ static const struct tracer_field_format ze_zeCommandListCreate_formats[] = {
     {"desc_vals", NULL, &ze_record_40},
 };
 
+static const int64_t ze_zeCommandListCreateImmediate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeCommandListCreateImmediate_slots[] = {
     {"hContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hDevice", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3448,6 +3608,11 @@ static const struct tracer_field_format ze_zeCommandListCreateImmediate_formats[
     {"altdesc_vals", NULL, &ze_record_39},
 };
 
+static const int64_t ze_zeCommandListDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeCommandListDestroy_slots[] = {
     {"hCommandList", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3455,6 +3620,11 @@ static const struct tracer_slot ze_zeCommandListDestroy_slots[] = {
 
 static const struct tracer_field_format ze_zeCommandListDestroy_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeCommandListClose_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeCommandListClose_slots[] = {
@@ -3466,6 +3636,11 @@ static const struct tracer_field_format ze_zeCommandListClose_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeCommandListReset_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeCommandListReset_slots[] = {
     {"hCommandList", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3473,6 +3648,11 @@ static const struct tracer_slot ze_zeCommandListReset_slots[] = {
 
 static const struct tracer_field_format ze_zeCommandListReset_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeCommandListAppendWriteGlobalTimestamp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeCommandListAppendWriteGlobalTimestamp_slots[] = {
@@ -3489,6 +3669,11 @@ static const struct tracer_field_format ze_zeCommandListAppendWriteGlobalTimesta
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeCommandListAppendBarrier_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeCommandListAppendBarrier_slots[] = {
     {"hCommandList", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hSignalEvent", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3499,6 +3684,11 @@ static const struct tracer_slot ze_zeCommandListAppendBarrier_slots[] = {
 
 static const struct tracer_field_format ze_zeCommandListAppendBarrier_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeCommandListAppendMemoryRangesBarrier_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeCommandListAppendMemoryRangesBarrier_slots[] = {
@@ -3516,6 +3706,11 @@ static const struct tracer_field_format ze_zeCommandListAppendMemoryRangesBarrie
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeContextSystemBarrier_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeContextSystemBarrier_slots[] = {
     {"hContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hDevice", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3524,6 +3719,11 @@ static const struct tracer_slot ze_zeContextSystemBarrier_slots[] = {
 
 static const struct tracer_field_format ze_zeContextSystemBarrier_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeCommandListAppendMemoryCopy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeCommandListAppendMemoryCopy_slots[] = {
@@ -3541,6 +3741,11 @@ static const struct tracer_field_format ze_zeCommandListAppendMemoryCopy_formats
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeCommandListAppendMemoryFill_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeCommandListAppendMemoryFill_slots[] = {
     {"hCommandList", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3555,6 +3760,11 @@ static const struct tracer_slot ze_zeCommandListAppendMemoryFill_slots[] = {
 
 static const struct tracer_field_format ze_zeCommandListAppendMemoryFill_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeCommandListAppendMemoryCopyRegion_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeCommandListAppendMemoryCopyRegion_slots[] = {
@@ -3581,6 +3791,11 @@ static const struct tracer_field_format ze_zeCommandListAppendMemoryCopyRegion_f
     {"srcRegion_vals", NULL, &ze_record_41},
 };
 
+static const int64_t ze_zeCommandListAppendMemoryCopyFromContext_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeCommandListAppendMemoryCopyFromContext_slots[] = {
     {"hCommandList", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dstptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3597,6 +3812,11 @@ static const struct tracer_field_format ze_zeCommandListAppendMemoryCopyFromCont
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeCommandListAppendImageCopy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeCommandListAppendImageCopy_slots[] = {
     {"hCommandList", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hDstImage", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3609,6 +3829,11 @@ static const struct tracer_slot ze_zeCommandListAppendImageCopy_slots[] = {
 
 static const struct tracer_field_format ze_zeCommandListAppendImageCopy_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeCommandListAppendImageCopyRegion_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeCommandListAppendImageCopyRegion_slots[] = {
@@ -3631,6 +3856,11 @@ static const struct tracer_field_format ze_zeCommandListAppendImageCopyRegion_fo
     {"pSrcRegion_vals", NULL, &ze_record_42},
 };
 
+static const int64_t ze_zeCommandListAppendImageCopyToMemory_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeCommandListAppendImageCopyToMemory_slots[] = {
     {"hCommandList", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dstptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3646,6 +3876,11 @@ static const struct tracer_field_format ze_zeCommandListAppendImageCopyToMemory_
     {"result", &ze_names_0, NULL},
     {"pSrcRegion_bytes", NULL, &ze_record_42},
     {"pSrcRegion_vals", NULL, &ze_record_42},
+};
+
+static const int64_t ze_zeCommandListAppendImageCopyFromMemory_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeCommandListAppendImageCopyFromMemory_slots[] = {
@@ -3665,6 +3900,11 @@ static const struct tracer_field_format ze_zeCommandListAppendImageCopyFromMemor
     {"pDstRegion_vals", NULL, &ze_record_42},
 };
 
+static const int64_t ze_zeCommandListAppendMemoryPrefetch_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeCommandListAppendMemoryPrefetch_slots[] = {
     {"hCommandList", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3674,6 +3914,11 @@ static const struct tracer_slot ze_zeCommandListAppendMemoryPrefetch_slots[] = {
 
 static const struct tracer_field_format ze_zeCommandListAppendMemoryPrefetch_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeCommandListAppendMemAdvise_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeCommandListAppendMemAdvise_slots[] = {
@@ -3688,6 +3933,11 @@ static const struct tracer_slot ze_zeCommandListAppendMemAdvise_slots[] = {
 static const struct tracer_field_format ze_zeCommandListAppendMemAdvise_formats[] = {
     {"result", &ze_names_0, NULL},
     {"advice", &ze_names_22, NULL},
+};
+
+static const int64_t ze_zeEventPoolCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeEventPoolCreate_slots[] = {
@@ -3706,6 +3956,11 @@ static const struct tracer_field_format ze_zeEventPoolCreate_formats[] = {
     {"desc_vals", NULL, &ze_record_43},
 };
 
+static const int64_t ze_zeEventPoolDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeEventPoolDestroy_slots[] = {
     {"hEventPool", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3713,6 +3968,11 @@ static const struct tracer_slot ze_zeEventPoolDestroy_slots[] = {
 
 static const struct tracer_field_format ze_zeEventPoolDestroy_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeEventCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeEventCreate_slots[] = {
@@ -3729,6 +3989,11 @@ static const struct tracer_field_format ze_zeEventCreate_formats[] = {
     {"desc_vals", NULL, &ze_record_44},
 };
 
+static const int64_t ze_zeEventDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeEventDestroy_slots[] = {
     {"hEvent", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3736,6 +4001,11 @@ static const struct tracer_slot ze_zeEventDestroy_slots[] = {
 
 static const struct tracer_field_format ze_zeEventDestroy_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeEventPoolGetIpcHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeEventPoolGetIpcHandle_slots[] = {
@@ -3750,6 +4020,11 @@ static const struct tracer_field_format ze_zeEventPoolGetIpcHandle_formats[] = {
     {"phIpc_vals", NULL, NULL},
 };
 
+static const int64_t ze_zeEventPoolOpenIpcHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeEventPoolOpenIpcHandle_slots[] = {
     {"hContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"phEventPool", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3761,6 +4036,11 @@ static const struct tracer_field_format ze_zeEventPoolOpenIpcHandle_formats[] = 
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeEventPoolCloseIpcHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeEventPoolCloseIpcHandle_slots[] = {
     {"hEventPool", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3768,6 +4048,11 @@ static const struct tracer_slot ze_zeEventPoolCloseIpcHandle_slots[] = {
 
 static const struct tracer_field_format ze_zeEventPoolCloseIpcHandle_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeCommandListAppendSignalEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeCommandListAppendSignalEvent_slots[] = {
@@ -3778,6 +4063,11 @@ static const struct tracer_slot ze_zeCommandListAppendSignalEvent_slots[] = {
 
 static const struct tracer_field_format ze_zeCommandListAppendSignalEvent_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeCommandListAppendWaitOnEvents_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeCommandListAppendWaitOnEvents_slots[] = {
@@ -3791,6 +4081,11 @@ static const struct tracer_field_format ze_zeCommandListAppendWaitOnEvents_forma
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeEventHostSignal_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeEventHostSignal_slots[] = {
     {"hEvent", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3798,6 +4093,11 @@ static const struct tracer_slot ze_zeEventHostSignal_slots[] = {
 
 static const struct tracer_field_format ze_zeEventHostSignal_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeEventHostSynchronize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeEventHostSynchronize_slots[] = {
@@ -3810,6 +4110,12 @@ static const struct tracer_field_format ze_zeEventHostSynchronize_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeEventQueryStatus_ok_statuses[] = {
+    INT64_C(0),
+    INT64_C(1),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeEventQueryStatus_slots[] = {
     {"hEvent", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3817,6 +4123,11 @@ static const struct tracer_slot ze_zeEventQueryStatus_slots[] = {
 
 static const struct tracer_field_format ze_zeEventQueryStatus_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeCommandListAppendEventReset_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeCommandListAppendEventReset_slots[] = {
@@ -3829,6 +4140,11 @@ static const struct tracer_field_format ze_zeCommandListAppendEventReset_formats
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeEventHostReset_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeEventHostReset_slots[] = {
     {"hEvent", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3836,6 +4152,11 @@ static const struct tracer_slot ze_zeEventHostReset_slots[] = {
 
 static const struct tracer_field_format ze_zeEventHostReset_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeEventQueryKernelTimestamp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeEventQueryKernelTimestamp_slots[] = {
@@ -3848,6 +4169,11 @@ static const struct tracer_field_format ze_zeEventQueryKernelTimestamp_formats[]
     {"result", &ze_names_0, NULL},
     {"dstptr_bytes", NULL, NULL},
     {"dstptr_vals", NULL, NULL},
+};
+
+static const int64_t ze_zeCommandListAppendQueryKernelTimestamps_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeCommandListAppendQueryKernelTimestamps_slots[] = {
@@ -3866,6 +4192,11 @@ static const struct tracer_field_format ze_zeCommandListAppendQueryKernelTimesta
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeFenceCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeFenceCreate_slots[] = {
     {"hCommandQueue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"desc", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3880,6 +4211,11 @@ static const struct tracer_field_format ze_zeFenceCreate_formats[] = {
     {"desc_vals", NULL, &ze_record_47},
 };
 
+static const int64_t ze_zeFenceDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeFenceDestroy_slots[] = {
     {"hFence", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3887,6 +4223,11 @@ static const struct tracer_slot ze_zeFenceDestroy_slots[] = {
 
 static const struct tracer_field_format ze_zeFenceDestroy_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeFenceHostSynchronize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeFenceHostSynchronize_slots[] = {
@@ -3899,6 +4240,12 @@ static const struct tracer_field_format ze_zeFenceHostSynchronize_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeFenceQueryStatus_ok_statuses[] = {
+    INT64_C(0),
+    INT64_C(1),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeFenceQueryStatus_slots[] = {
     {"hFence", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3908,6 +4255,11 @@ static const struct tracer_field_format ze_zeFenceQueryStatus_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeFenceReset_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeFenceReset_slots[] = {
     {"hFence", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3915,6 +4267,11 @@ static const struct tracer_slot ze_zeFenceReset_slots[] = {
 
 static const struct tracer_field_format ze_zeFenceReset_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeImageGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeImageGetProperties_slots[] = {
@@ -3932,6 +4289,11 @@ static const struct tracer_field_format ze_zeImageGetProperties_formats[] = {
     {"pImageProperties_vals", NULL, &ze_record_50},
 };
 
+static const int64_t ze_zeImageCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeImageCreate_slots[] = {
     {"hContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hDevice", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3947,6 +4309,11 @@ static const struct tracer_field_format ze_zeImageCreate_formats[] = {
     {"desc_vals", NULL, &ze_record_49},
 };
 
+static const int64_t ze_zeImageDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeImageDestroy_slots[] = {
     {"hImage", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3954,6 +4321,11 @@ static const struct tracer_slot ze_zeImageDestroy_slots[] = {
 
 static const struct tracer_field_format ze_zeImageDestroy_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeMemAllocShared_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeMemAllocShared_slots[] = {
@@ -3976,6 +4348,11 @@ static const struct tracer_field_format ze_zeMemAllocShared_formats[] = {
     {"host_desc_vals", NULL, &ze_record_52},
 };
 
+static const int64_t ze_zeMemAllocDevice_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeMemAllocDevice_slots[] = {
     {"hContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"device_desc", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3991,6 +4368,11 @@ static const struct tracer_field_format ze_zeMemAllocDevice_formats[] = {
     {"result", &ze_names_0, NULL},
     {"device_desc_bytes", NULL, &ze_record_51},
     {"device_desc_vals", NULL, &ze_record_51},
+};
+
+static const int64_t ze_zeMemAllocHost_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeMemAllocHost_slots[] = {
@@ -4009,6 +4391,11 @@ static const struct tracer_field_format ze_zeMemAllocHost_formats[] = {
     {"host_desc_vals", NULL, &ze_record_52},
 };
 
+static const int64_t ze_zeMemFree_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeMemFree_slots[] = {
     {"hContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4017,6 +4404,11 @@ static const struct tracer_slot ze_zeMemFree_slots[] = {
 
 static const struct tracer_field_format ze_zeMemFree_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeMemGetAllocProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeMemGetAllocProperties_slots[] = {
@@ -4034,6 +4426,11 @@ static const struct tracer_field_format ze_zeMemGetAllocProperties_formats[] = {
     {"pMemAllocProperties_vals", NULL, &ze_record_53},
 };
 
+static const int64_t ze_zeMemGetAddressRange_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeMemGetAddressRange_slots[] = {
     {"hContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4046,6 +4443,11 @@ static const struct tracer_slot ze_zeMemGetAddressRange_slots[] = {
 
 static const struct tracer_field_format ze_zeMemGetAddressRange_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeMemGetIpcHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeMemGetIpcHandle_slots[] = {
@@ -4061,6 +4463,11 @@ static const struct tracer_field_format ze_zeMemGetIpcHandle_formats[] = {
     {"pIpcHandle_vals", NULL, NULL},
 };
 
+static const int64_t ze_zeMemOpenIpcHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeMemOpenIpcHandle_slots[] = {
     {"hContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hDevice", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4074,6 +4481,11 @@ static const struct tracer_field_format ze_zeMemOpenIpcHandle_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeMemCloseIpcHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeMemCloseIpcHandle_slots[] = {
     {"hContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4082,6 +4494,11 @@ static const struct tracer_slot ze_zeMemCloseIpcHandle_slots[] = {
 
 static const struct tracer_field_format ze_zeMemCloseIpcHandle_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeModuleCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeModuleCreate_slots[] = {
@@ -4101,6 +4518,11 @@ static const struct tracer_field_format ze_zeModuleCreate_formats[] = {
     {"desc_vals", NULL, &ze_record_60},
 };
 
+static const int64_t ze_zeModuleDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeModuleDestroy_slots[] = {
     {"hModule", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4108,6 +4530,11 @@ static const struct tracer_slot ze_zeModuleDestroy_slots[] = {
 
 static const struct tracer_field_format ze_zeModuleDestroy_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeModuleDynamicLink_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeModuleDynamicLink_slots[] = {
@@ -4122,6 +4549,11 @@ static const struct tracer_field_format ze_zeModuleDynamicLink_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeModuleBuildLogDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeModuleBuildLogDestroy_slots[] = {
     {"hModuleBuildLog", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4129,6 +4561,11 @@ static const struct tracer_slot ze_zeModuleBuildLogDestroy_slots[] = {
 
 static const struct tracer_field_format ze_zeModuleBuildLogDestroy_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeModuleBuildLogGetString_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeModuleBuildLogGetString_slots[] = {
@@ -4144,6 +4581,11 @@ static const struct tracer_field_format ze_zeModuleBuildLogGetString_formats[] =
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeModuleGetNativeBinary_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeModuleGetNativeBinary_slots[] = {
     {"hModule", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pSize", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4155,6 +4597,11 @@ static const struct tracer_slot ze_zeModuleGetNativeBinary_slots[] = {
 
 static const struct tracer_field_format ze_zeModuleGetNativeBinary_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeModuleGetGlobalPointer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeModuleGetGlobalPointer_slots[] = {
@@ -4171,6 +4618,11 @@ static const struct tracer_field_format ze_zeModuleGetGlobalPointer_formats[] = 
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeModuleGetKernelNames_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeModuleGetKernelNames_slots[] = {
     {"hModule", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pCount", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4183,6 +4635,11 @@ static const struct tracer_field_format ze_zeModuleGetKernelNames_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeModuleGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeModuleGetProperties_slots[] = {
     {"hModule", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pModuleProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4193,6 +4650,11 @@ static const struct tracer_field_format ze_zeModuleGetProperties_formats[] = {
     {"result", &ze_names_0, NULL},
     {"pModuleProperties_bytes", NULL, &ze_record_61},
     {"pModuleProperties_vals", NULL, &ze_record_61},
+};
+
+static const int64_t ze_zeKernelCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeKernelCreate_slots[] = {
@@ -4209,6 +4671,11 @@ static const struct tracer_field_format ze_zeKernelCreate_formats[] = {
     {"desc_vals", NULL, &ze_record_62},
 };
 
+static const int64_t ze_zeKernelDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeKernelDestroy_slots[] = {
     {"hKernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4216,6 +4683,11 @@ static const struct tracer_slot ze_zeKernelDestroy_slots[] = {
 
 static const struct tracer_field_format ze_zeKernelDestroy_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeModuleGetFunctionPointer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeModuleGetFunctionPointer_slots[] = {
@@ -4230,6 +4702,11 @@ static const struct tracer_field_format ze_zeModuleGetFunctionPointer_formats[] 
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeKernelSetGroupSize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeKernelSetGroupSize_slots[] = {
     {"hKernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"groupSizeX", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4240,6 +4717,11 @@ static const struct tracer_slot ze_zeKernelSetGroupSize_slots[] = {
 
 static const struct tracer_field_format ze_zeKernelSetGroupSize_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeKernelSuggestGroupSize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeKernelSuggestGroupSize_slots[] = {
@@ -4260,6 +4742,11 @@ static const struct tracer_field_format ze_zeKernelSuggestGroupSize_formats[] = 
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeKernelSuggestMaxCooperativeGroupCount_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeKernelSuggestMaxCooperativeGroupCount_slots[] = {
     {"hKernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"totalGroupCount", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4269,6 +4756,11 @@ static const struct tracer_slot ze_zeKernelSuggestMaxCooperativeGroupCount_slots
 
 static const struct tracer_field_format ze_zeKernelSuggestMaxCooperativeGroupCount_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeKernelSetArgumentValue_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeKernelSetArgumentValue_slots[] = {
@@ -4283,6 +4775,11 @@ static const struct tracer_field_format ze_zeKernelSetArgumentValue_formats[] = 
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeKernelSetIndirectAccess_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeKernelSetIndirectAccess_slots[] = {
     {"hKernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flags", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4291,6 +4788,11 @@ static const struct tracer_slot ze_zeKernelSetIndirectAccess_slots[] = {
 
 static const struct tracer_field_format ze_zeKernelSetIndirectAccess_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeKernelGetIndirectAccess_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeKernelGetIndirectAccess_slots[] = {
@@ -4302,6 +4804,11 @@ static const struct tracer_slot ze_zeKernelGetIndirectAccess_slots[] = {
 
 static const struct tracer_field_format ze_zeKernelGetIndirectAccess_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeKernelGetSourceAttributes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeKernelGetSourceAttributes_slots[] = {
@@ -4317,6 +4824,11 @@ static const struct tracer_field_format ze_zeKernelGetSourceAttributes_formats[]
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeKernelSetCacheConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeKernelSetCacheConfig_slots[] = {
     {"hKernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flags", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4325,6 +4837,11 @@ static const struct tracer_slot ze_zeKernelSetCacheConfig_slots[] = {
 
 static const struct tracer_field_format ze_zeKernelSetCacheConfig_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeKernelGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeKernelGetProperties_slots[] = {
@@ -4339,6 +4856,11 @@ static const struct tracer_field_format ze_zeKernelGetProperties_formats[] = {
     {"pKernelProperties_vals", NULL, &ze_record_64},
 };
 
+static const int64_t ze_zeKernelGetName_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeKernelGetName_slots[] = {
     {"hKernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pSize", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4350,6 +4872,11 @@ static const struct tracer_slot ze_zeKernelGetName_slots[] = {
 
 static const struct tracer_field_format ze_zeKernelGetName_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeCommandListAppendLaunchKernel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeCommandListAppendLaunchKernel_slots[] = {
@@ -4368,6 +4895,11 @@ static const struct tracer_field_format ze_zeCommandListAppendLaunchKernel_forma
     {"pLaunchFuncArgs_vals", NULL, &ze_record_66},
 };
 
+static const int64_t ze_zeCommandListAppendLaunchCooperativeKernel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeCommandListAppendLaunchCooperativeKernel_slots[] = {
     {"hCommandList", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hKernel", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4384,6 +4916,11 @@ static const struct tracer_field_format ze_zeCommandListAppendLaunchCooperativeK
     {"pLaunchFuncArgs_vals", NULL, &ze_record_66},
 };
 
+static const int64_t ze_zeCommandListAppendLaunchKernelIndirect_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeCommandListAppendLaunchKernelIndirect_slots[] = {
     {"hCommandList", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hKernel", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4398,6 +4935,11 @@ static const struct tracer_field_format ze_zeCommandListAppendLaunchKernelIndire
     {"result", &ze_names_0, NULL},
     {"pLaunchArgumentsBuffer_bytes", NULL, &ze_record_66},
     {"pLaunchArgumentsBuffer_vals", NULL, &ze_record_66},
+};
+
+static const int64_t ze_zeCommandListAppendLaunchMultipleKernelsIndirect_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeCommandListAppendLaunchMultipleKernelsIndirect_slots[] = {
@@ -4418,6 +4960,11 @@ static const struct tracer_field_format ze_zeCommandListAppendLaunchMultipleKern
     {"pLaunchArgumentsBuffer_vals", NULL, &ze_record_66},
 };
 
+static const int64_t ze_zeContextMakeMemoryResident_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeContextMakeMemoryResident_slots[] = {
     {"hContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hDevice", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4428,6 +4975,11 @@ static const struct tracer_slot ze_zeContextMakeMemoryResident_slots[] = {
 
 static const struct tracer_field_format ze_zeContextMakeMemoryResident_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeContextEvictMemory_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeContextEvictMemory_slots[] = {
@@ -4442,6 +4994,11 @@ static const struct tracer_field_format ze_zeContextEvictMemory_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeContextMakeImageResident_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeContextMakeImageResident_slots[] = {
     {"hContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hDevice", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4453,6 +5010,11 @@ static const struct tracer_field_format ze_zeContextMakeImageResident_formats[] 
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeContextEvictImage_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeContextEvictImage_slots[] = {
     {"hContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hDevice", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4462,6 +5024,11 @@ static const struct tracer_slot ze_zeContextEvictImage_slots[] = {
 
 static const struct tracer_field_format ze_zeContextEvictImage_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeSamplerCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeSamplerCreate_slots[] = {
@@ -4479,6 +5046,11 @@ static const struct tracer_field_format ze_zeSamplerCreate_formats[] = {
     {"desc_vals", NULL, &ze_record_70},
 };
 
+static const int64_t ze_zeSamplerDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeSamplerDestroy_slots[] = {
     {"hSampler", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4486,6 +5058,11 @@ static const struct tracer_slot ze_zeSamplerDestroy_slots[] = {
 
 static const struct tracer_field_format ze_zeSamplerDestroy_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeVirtualMemReserve_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeVirtualMemReserve_slots[] = {
@@ -4501,6 +5078,11 @@ static const struct tracer_field_format ze_zeVirtualMemReserve_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeVirtualMemFree_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeVirtualMemFree_slots[] = {
     {"hContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4510,6 +5092,11 @@ static const struct tracer_slot ze_zeVirtualMemFree_slots[] = {
 
 static const struct tracer_field_format ze_zeVirtualMemFree_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeVirtualMemQueryPageSize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeVirtualMemQueryPageSize_slots[] = {
@@ -4523,6 +5110,11 @@ static const struct tracer_slot ze_zeVirtualMemQueryPageSize_slots[] = {
 
 static const struct tracer_field_format ze_zeVirtualMemQueryPageSize_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zePhysicalMemCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zePhysicalMemCreate_slots[] = {
@@ -4540,6 +5132,11 @@ static const struct tracer_field_format ze_zePhysicalMemCreate_formats[] = {
     {"desc_vals", NULL, &ze_record_71},
 };
 
+static const int64_t ze_zePhysicalMemDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zePhysicalMemDestroy_slots[] = {
     {"hContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hPhysicalMemory", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4548,6 +5145,11 @@ static const struct tracer_slot ze_zePhysicalMemDestroy_slots[] = {
 
 static const struct tracer_field_format ze_zePhysicalMemDestroy_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeVirtualMemMap_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeVirtualMemMap_slots[] = {
@@ -4565,6 +5167,11 @@ static const struct tracer_field_format ze_zeVirtualMemMap_formats[] = {
     {"access", &ze_names_47, NULL},
 };
 
+static const int64_t ze_zeVirtualMemUnmap_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeVirtualMemUnmap_slots[] = {
     {"hContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4574,6 +5181,11 @@ static const struct tracer_slot ze_zeVirtualMemUnmap_slots[] = {
 
 static const struct tracer_field_format ze_zeVirtualMemUnmap_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeVirtualMemSetAccessAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeVirtualMemSetAccessAttribute_slots[] = {
@@ -4587,6 +5199,11 @@ static const struct tracer_slot ze_zeVirtualMemSetAccessAttribute_slots[] = {
 static const struct tracer_field_format ze_zeVirtualMemSetAccessAttribute_formats[] = {
     {"result", &ze_names_0, NULL},
     {"access", &ze_names_47, NULL},
+};
+
+static const int64_t ze_zeVirtualMemGetAccessAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeVirtualMemGetAccessAttribute_slots[] = {
@@ -4606,6 +5223,11 @@ static const struct tracer_field_format ze_zeVirtualMemGetAccessAttribute_format
     {"access_vals", &ze_names_47, NULL},
 };
 
+static const int64_t ze_zeKernelSetGlobalOffsetExp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeKernelSetGlobalOffsetExp_slots[] = {
     {"hKernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offsetX", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4616,6 +5238,11 @@ static const struct tracer_slot ze_zeKernelSetGlobalOffsetExp_slots[] = {
 
 static const struct tracer_field_format ze_zeKernelSetGlobalOffsetExp_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeDeviceReserveCacheExt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeDeviceReserveCacheExt_slots[] = {
@@ -4629,6 +5256,11 @@ static const struct tracer_field_format ze_zeDeviceReserveCacheExt_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeDeviceSetCacheAdviceExt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeDeviceSetCacheAdviceExt_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4640,6 +5272,11 @@ static const struct tracer_slot ze_zeDeviceSetCacheAdviceExt_slots[] = {
 static const struct tracer_field_format ze_zeDeviceSetCacheAdviceExt_formats[] = {
     {"result", &ze_names_0, NULL},
     {"cacheRegion", &ze_names_55, NULL},
+};
+
+static const int64_t ze_zeEventQueryTimestampsExp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeEventQueryTimestampsExp_slots[] = {
@@ -4657,6 +5294,11 @@ static const struct tracer_field_format ze_zeEventQueryTimestampsExp_formats[] =
     {"pTimestamps_vals", NULL, NULL},
 };
 
+static const int64_t ze_zeImageGetMemoryPropertiesExp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeImageGetMemoryPropertiesExp_slots[] = {
     {"hImage", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pMemoryProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4667,6 +5309,11 @@ static const struct tracer_field_format ze_zeImageGetMemoryPropertiesExp_formats
     {"result", &ze_names_0, NULL},
     {"pMemoryProperties_bytes", NULL, &ze_record_75},
     {"pMemoryProperties_vals", NULL, &ze_record_75},
+};
+
+static const int64_t ze_zeImageViewCreateExp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeImageViewCreateExp_slots[] = {
@@ -4685,6 +5332,11 @@ static const struct tracer_field_format ze_zeImageViewCreateExp_formats[] = {
     {"desc_vals", NULL, &ze_record_49},
 };
 
+static const int64_t ze_zeKernelSchedulingHintExp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeKernelSchedulingHintExp_slots[] = {
     {"hKernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pHint", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4697,6 +5349,11 @@ static const struct tracer_field_format ze_zeKernelSchedulingHintExp_formats[] =
     {"pHint_vals", NULL, &ze_record_78},
 };
 
+static const int64_t ze_zeDevicePciGetPropertiesExt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeDevicePciGetPropertiesExt_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pPciProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4707,6 +5364,11 @@ static const struct tracer_field_format ze_zeDevicePciGetPropertiesExt_formats[]
     {"result", &ze_names_0, NULL},
     {"pPciProperties_bytes", NULL, &ze_record_83},
     {"pPciProperties_vals", NULL, &ze_record_83},
+};
+
+static const int64_t ze_zeCommandListAppendImageCopyToMemoryExt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeCommandListAppendImageCopyToMemoryExt_slots[] = {
@@ -4728,6 +5390,11 @@ static const struct tracer_field_format ze_zeCommandListAppendImageCopyToMemoryE
     {"pSrcRegion_vals", NULL, &ze_record_42},
 };
 
+static const int64_t ze_zeCommandListAppendImageCopyFromMemoryExt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeCommandListAppendImageCopyFromMemoryExt_slots[] = {
     {"hCommandList", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hDstImage", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4747,6 +5414,11 @@ static const struct tracer_field_format ze_zeCommandListAppendImageCopyFromMemor
     {"pDstRegion_vals", NULL, &ze_record_42},
 };
 
+static const int64_t ze_zeImageGetAllocPropertiesExt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeImageGetAllocPropertiesExt_slots[] = {
     {"hContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hImage", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4758,6 +5430,11 @@ static const struct tracer_field_format ze_zeImageGetAllocPropertiesExt_formats[
     {"result", &ze_names_0, NULL},
     {"pImageAllocProperties_bytes", NULL, &ze_record_85},
     {"pImageAllocProperties_vals", NULL, &ze_record_85},
+};
+
+static const int64_t ze_zeModuleInspectLinkageExt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeModuleInspectLinkageExt_slots[] = {
@@ -4775,6 +5452,11 @@ static const struct tracer_field_format ze_zeModuleInspectLinkageExt_formats[] =
     {"pInspectDesc_vals", NULL, &ze_record_86},
 };
 
+static const int64_t ze_zeMemFreeExt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeMemFreeExt_slots[] = {
     {"hContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pMemFreeDesc", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4786,6 +5468,11 @@ static const struct tracer_field_format ze_zeMemFreeExt_formats[] = {
     {"result", &ze_names_0, NULL},
     {"pMemFreeDesc_bytes", NULL, &ze_record_89},
     {"pMemFreeDesc_vals", NULL, &ze_record_89},
+};
+
+static const int64_t ze_zeFabricVertexGetExp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeFabricVertexGetExp_slots[] = {
@@ -4800,6 +5487,11 @@ static const struct tracer_field_format ze_zeFabricVertexGetExp_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeFabricVertexGetSubVerticesExp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeFabricVertexGetSubVerticesExp_slots[] = {
     {"hVertex", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pCount", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4810,6 +5502,11 @@ static const struct tracer_slot ze_zeFabricVertexGetSubVerticesExp_slots[] = {
 
 static const struct tracer_field_format ze_zeFabricVertexGetSubVerticesExp_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeFabricVertexGetPropertiesExp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeFabricVertexGetPropertiesExp_slots[] = {
@@ -4824,6 +5521,11 @@ static const struct tracer_field_format ze_zeFabricVertexGetPropertiesExp_format
     {"pVertexProperties_vals", NULL, &ze_record_95},
 };
 
+static const int64_t ze_zeFabricVertexGetDeviceExp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeFabricVertexGetDeviceExp_slots[] = {
     {"hVertex", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"phDevice", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4835,6 +5537,11 @@ static const struct tracer_field_format ze_zeFabricVertexGetDeviceExp_formats[] 
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeDeviceGetFabricVertexExp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeDeviceGetFabricVertexExp_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"phVertex", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4844,6 +5551,11 @@ static const struct tracer_slot ze_zeDeviceGetFabricVertexExp_slots[] = {
 
 static const struct tracer_field_format ze_zeDeviceGetFabricVertexExp_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zeFabricEdgeGetExp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeFabricEdgeGetExp_slots[] = {
@@ -4859,6 +5571,11 @@ static const struct tracer_field_format ze_zeFabricEdgeGetExp_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeFabricEdgeGetVerticesExp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeFabricEdgeGetVerticesExp_slots[] = {
     {"hEdge", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"phVertexA", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4872,6 +5589,11 @@ static const struct tracer_field_format ze_zeFabricEdgeGetVerticesExp_formats[] 
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zeFabricEdgeGetPropertiesExp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeFabricEdgeGetPropertiesExp_slots[] = {
     {"hEdge", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pEdgeProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4882,6 +5604,11 @@ static const struct tracer_field_format ze_zeFabricEdgeGetPropertiesExp_formats[
     {"result", &ze_names_0, NULL},
     {"pEdgeProperties_bytes", NULL, &ze_record_96},
     {"pEdgeProperties_vals", NULL, &ze_record_96},
+};
+
+static const int64_t ze_zetModuleGetDebugInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetModuleGetDebugInfo_slots[] = {
@@ -4899,6 +5626,11 @@ static const struct tracer_field_format ze_zetModuleGetDebugInfo_formats[] = {
     {"format", &ze_names_84, NULL},
 };
 
+static const int64_t ze_zetDeviceGetDebugProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetDeviceGetDebugProperties_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pDebugProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4909,6 +5641,11 @@ static const struct tracer_field_format ze_zetDeviceGetDebugProperties_formats[]
     {"result", &ze_names_0, NULL},
     {"pDebugProperties_bytes", NULL, &ze_record_247},
     {"pDebugProperties_vals", NULL, &ze_record_247},
+};
+
+static const int64_t ze_zetDebugAttach_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetDebugAttach_slots[] = {
@@ -4925,6 +5662,11 @@ static const struct tracer_field_format ze_zetDebugAttach_formats[] = {
     {"config_vals", NULL, &ze_record_248},
 };
 
+static const int64_t ze_zetDebugDetach_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetDebugDetach_slots[] = {
     {"hDebug", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4932,6 +5674,11 @@ static const struct tracer_slot ze_zetDebugDetach_slots[] = {
 
 static const struct tracer_field_format ze_zetDebugDetach_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zetDebugReadEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetDebugReadEvent_slots[] = {
@@ -4947,6 +5694,11 @@ static const struct tracer_field_format ze_zetDebugReadEvent_formats[] = {
     {"event_vals", NULL, &ze_record_254},
 };
 
+static const int64_t ze_zetDebugAcknowledgeEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetDebugAcknowledgeEvent_slots[] = {
     {"hDebug", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"event", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4959,6 +5711,11 @@ static const struct tracer_field_format ze_zetDebugAcknowledgeEvent_formats[] = 
     {"event_vals", NULL, &ze_record_254},
 };
 
+static const int64_t ze_zetDebugInterrupt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetDebugInterrupt_slots[] = {
     {"hDebug", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4968,6 +5725,11 @@ static const struct tracer_field_format ze_zetDebugInterrupt_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zetDebugResume_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetDebugResume_slots[] = {
     {"hDebug", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4975,6 +5737,11 @@ static const struct tracer_slot ze_zetDebugResume_slots[] = {
 
 static const struct tracer_field_format ze_zetDebugResume_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zetDebugReadMemory_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetDebugReadMemory_slots[] = {
@@ -4991,6 +5758,11 @@ static const struct tracer_field_format ze_zetDebugReadMemory_formats[] = {
     {"desc_vals", NULL, &ze_record_255},
 };
 
+static const int64_t ze_zetDebugWriteMemory_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetDebugWriteMemory_slots[] = {
     {"hDebug", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"desc", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5003,6 +5775,11 @@ static const struct tracer_field_format ze_zetDebugWriteMemory_formats[] = {
     {"result", &ze_names_0, NULL},
     {"desc_bytes", NULL, &ze_record_255},
     {"desc_vals", NULL, &ze_record_255},
+};
+
+static const int64_t ze_zetDebugGetRegisterSetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetDebugGetRegisterSetProperties_slots[] = {
@@ -5019,6 +5796,11 @@ static const struct tracer_field_format ze_zetDebugGetRegisterSetProperties_form
     {"pRegisterSetProperties_vals", NULL, &ze_record_256},
 };
 
+static const int64_t ze_zetDebugReadRegisters_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetDebugReadRegisters_slots[] = {
     {"hDebug", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"type", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5030,6 +5812,11 @@ static const struct tracer_slot ze_zetDebugReadRegisters_slots[] = {
 
 static const struct tracer_field_format ze_zetDebugReadRegisters_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zetDebugWriteRegisters_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetDebugWriteRegisters_slots[] = {
@@ -5045,6 +5832,11 @@ static const struct tracer_field_format ze_zetDebugWriteRegisters_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zetMetricGroupGet_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetMetricGroupGet_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pCount", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5057,6 +5849,11 @@ static const struct tracer_field_format ze_zetMetricGroupGet_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zetMetricGroupGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetMetricGroupGetProperties_slots[] = {
     {"hMetricGroup", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5067,6 +5864,11 @@ static const struct tracer_field_format ze_zetMetricGroupGetProperties_formats[]
     {"result", &ze_names_0, NULL},
     {"pProperties_bytes", NULL, &ze_record_257},
     {"pProperties_vals", NULL, &ze_record_257},
+};
+
+static const int64_t ze_zetMetricGroupCalculateMetricValues_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetMetricGroupCalculateMetricValues_slots[] = {
@@ -5087,6 +5889,11 @@ static const struct tracer_field_format ze_zetMetricGroupCalculateMetricValues_f
     {"pMetricValues_vals", NULL, &ze_record_246},
 };
 
+static const int64_t ze_zetMetricGet_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetMetricGet_slots[] = {
     {"hMetricGroup", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pCount", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5097,6 +5904,11 @@ static const struct tracer_slot ze_zetMetricGet_slots[] = {
 
 static const struct tracer_field_format ze_zetMetricGet_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zetMetricGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetMetricGetProperties_slots[] = {
@@ -5111,6 +5923,11 @@ static const struct tracer_field_format ze_zetMetricGetProperties_formats[] = {
     {"pProperties_vals", NULL, &ze_record_258},
 };
 
+static const int64_t ze_zetContextActivateMetricGroups_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetContextActivateMetricGroups_slots[] = {
     {"hContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hDevice", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5121,6 +5938,11 @@ static const struct tracer_slot ze_zetContextActivateMetricGroups_slots[] = {
 
 static const struct tracer_field_format ze_zetContextActivateMetricGroups_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zetMetricStreamerOpen_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetMetricStreamerOpen_slots[] = {
@@ -5140,6 +5962,11 @@ static const struct tracer_field_format ze_zetMetricStreamerOpen_formats[] = {
     {"desc_vals", NULL, &ze_record_259},
 };
 
+static const int64_t ze_zetCommandListAppendMetricStreamerMarker_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetCommandListAppendMetricStreamerMarker_slots[] = {
     {"hCommandList", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hMetricStreamer", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5151,6 +5978,11 @@ static const struct tracer_field_format ze_zetCommandListAppendMetricStreamerMar
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zetMetricStreamerClose_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetMetricStreamerClose_slots[] = {
     {"hMetricStreamer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -5158,6 +5990,11 @@ static const struct tracer_slot ze_zetMetricStreamerClose_slots[] = {
 
 static const struct tracer_field_format ze_zetMetricStreamerClose_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zetMetricStreamerReadData_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetMetricStreamerReadData_slots[] = {
@@ -5171,6 +6008,11 @@ static const struct tracer_slot ze_zetMetricStreamerReadData_slots[] = {
 
 static const struct tracer_field_format ze_zetMetricStreamerReadData_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zetMetricQueryPoolCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetMetricQueryPoolCreate_slots[] = {
@@ -5189,6 +6031,11 @@ static const struct tracer_field_format ze_zetMetricQueryPoolCreate_formats[] = 
     {"desc_vals", NULL, &ze_record_260},
 };
 
+static const int64_t ze_zetMetricQueryPoolDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetMetricQueryPoolDestroy_slots[] = {
     {"hMetricQueryPool", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -5196,6 +6043,11 @@ static const struct tracer_slot ze_zetMetricQueryPoolDestroy_slots[] = {
 
 static const struct tracer_field_format ze_zetMetricQueryPoolDestroy_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zetMetricQueryCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetMetricQueryCreate_slots[] = {
@@ -5210,6 +6062,11 @@ static const struct tracer_field_format ze_zetMetricQueryCreate_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zetMetricQueryDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetMetricQueryDestroy_slots[] = {
     {"hMetricQuery", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -5217,6 +6074,11 @@ static const struct tracer_slot ze_zetMetricQueryDestroy_slots[] = {
 
 static const struct tracer_field_format ze_zetMetricQueryDestroy_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zetMetricQueryReset_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetMetricQueryReset_slots[] = {
@@ -5228,6 +6090,11 @@ static const struct tracer_field_format ze_zetMetricQueryReset_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zetCommandListAppendMetricQueryBegin_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetCommandListAppendMetricQueryBegin_slots[] = {
     {"hCommandList", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hMetricQuery", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5236,6 +6103,11 @@ static const struct tracer_slot ze_zetCommandListAppendMetricQueryBegin_slots[] 
 
 static const struct tracer_field_format ze_zetCommandListAppendMetricQueryBegin_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zetCommandListAppendMetricQueryEnd_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetCommandListAppendMetricQueryEnd_slots[] = {
@@ -5251,6 +6123,11 @@ static const struct tracer_field_format ze_zetCommandListAppendMetricQueryEnd_fo
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zetCommandListAppendMetricMemoryBarrier_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetCommandListAppendMetricMemoryBarrier_slots[] = {
     {"hCommandList", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -5258,6 +6135,11 @@ static const struct tracer_slot ze_zetCommandListAppendMetricMemoryBarrier_slots
 
 static const struct tracer_field_format ze_zetCommandListAppendMetricMemoryBarrier_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zetMetricQueryGetData_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetMetricQueryGetData_slots[] = {
@@ -5272,6 +6154,11 @@ static const struct tracer_field_format ze_zetMetricQueryGetData_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zetKernelGetProfileInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetKernelGetProfileInfo_slots[] = {
     {"hKernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pProfileProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5282,6 +6169,11 @@ static const struct tracer_field_format ze_zetKernelGetProfileInfo_formats[] = {
     {"result", &ze_names_0, NULL},
     {"pProfileProperties_bytes", NULL, &ze_record_261},
     {"pProfileProperties_vals", NULL, &ze_record_261},
+};
+
+static const int64_t ze_zetTracerExpCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetTracerExpCreate_slots[] = {
@@ -5298,6 +6190,11 @@ static const struct tracer_field_format ze_zetTracerExpCreate_formats[] = {
     {"desc_vals", NULL, &ze_record_264},
 };
 
+static const int64_t ze_zetTracerExpDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetTracerExpDestroy_slots[] = {
     {"hTracer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -5305,6 +6202,11 @@ static const struct tracer_slot ze_zetTracerExpDestroy_slots[] = {
 
 static const struct tracer_field_format ze_zetTracerExpDestroy_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zetTracerExpSetPrologues_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetTracerExpSetPrologues_slots[] = {
@@ -5319,6 +6221,11 @@ static const struct tracer_field_format ze_zetTracerExpSetPrologues_formats[] = 
     {"pCoreCbs_vals", NULL, NULL},
 };
 
+static const int64_t ze_zetTracerExpSetEpilogues_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetTracerExpSetEpilogues_slots[] = {
     {"hTracer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pCoreCbs", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5331,6 +6238,11 @@ static const struct tracer_field_format ze_zetTracerExpSetEpilogues_formats[] = 
     {"pCoreCbs_vals", NULL, NULL},
 };
 
+static const int64_t ze_zetTracerExpSetEnabled_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetTracerExpSetEnabled_slots[] = {
     {"hTracer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"enable", 5, 1, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5339,6 +6251,11 @@ static const struct tracer_slot ze_zetTracerExpSetEnabled_slots[] = {
 
 static const struct tracer_field_format ze_zetTracerExpSetEnabled_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zetMetricGroupCalculateMultipleMetricValuesExp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetMetricGroupCalculateMultipleMetricValuesExp_slots[] = {
@@ -5362,6 +6279,11 @@ static const struct tracer_field_format ze_zetMetricGroupCalculateMultipleMetric
     {"pMetricValues_vals", NULL, &ze_record_246},
 };
 
+static const int64_t ze_zesDeviceGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesDeviceGetProperties_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5372,6 +6294,11 @@ static const struct tracer_field_format ze_zesDeviceGetProperties_formats[] = {
     {"result", &ze_names_0, NULL},
     {"pProperties_bytes", NULL, &ze_record_286},
     {"pProperties_vals", NULL, &ze_record_286},
+};
+
+static const int64_t ze_zesDeviceGetState_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesDeviceGetState_slots[] = {
@@ -5386,6 +6313,11 @@ static const struct tracer_field_format ze_zesDeviceGetState_formats[] = {
     {"pState_vals", NULL, &ze_record_285},
 };
 
+static const int64_t ze_zesDeviceReset_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesDeviceReset_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"force", 5, 1, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5394,6 +6326,11 @@ static const struct tracer_slot ze_zesDeviceReset_slots[] = {
 
 static const struct tracer_field_format ze_zesDeviceReset_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zesDeviceProcessesGetState_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesDeviceProcessesGetState_slots[] = {
@@ -5410,6 +6347,11 @@ static const struct tracer_field_format ze_zesDeviceProcessesGetState_formats[] 
     {"pProcesses_vals", NULL, &ze_record_287},
 };
 
+static const int64_t ze_zesDevicePciGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesDevicePciGetProperties_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5422,6 +6364,11 @@ static const struct tracer_field_format ze_zesDevicePciGetProperties_formats[] =
     {"pProperties_vals", NULL, &ze_record_290},
 };
 
+static const int64_t ze_zesDevicePciGetState_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesDevicePciGetState_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pState", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5432,6 +6379,11 @@ static const struct tracer_field_format ze_zesDevicePciGetState_formats[] = {
     {"result", &ze_names_0, NULL},
     {"pState_bytes", NULL, &ze_record_291},
     {"pState_vals", NULL, &ze_record_291},
+};
+
+static const int64_t ze_zesDevicePciGetBars_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesDevicePciGetBars_slots[] = {
@@ -5448,6 +6400,11 @@ static const struct tracer_field_format ze_zesDevicePciGetBars_formats[] = {
     {"pProperties_vals", NULL, &ze_record_292},
 };
 
+static const int64_t ze_zesDevicePciGetStats_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesDevicePciGetStats_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pStats", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5458,6 +6415,11 @@ static const struct tracer_field_format ze_zesDevicePciGetStats_formats[] = {
     {"result", &ze_names_0, NULL},
     {"pStats_bytes", NULL, &ze_record_294},
     {"pStats_vals", NULL, &ze_record_294},
+};
+
+static const int64_t ze_zesDeviceEnumDiagnosticTestSuites_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesDeviceEnumDiagnosticTestSuites_slots[] = {
@@ -5472,6 +6434,11 @@ static const struct tracer_field_format ze_zesDeviceEnumDiagnosticTestSuites_for
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zesDiagnosticsGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesDiagnosticsGetProperties_slots[] = {
     {"hDiagnostics", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5482,6 +6449,11 @@ static const struct tracer_field_format ze_zesDiagnosticsGetProperties_formats[]
     {"result", &ze_names_0, NULL},
     {"pProperties_bytes", NULL, &ze_record_296},
     {"pProperties_vals", NULL, &ze_record_296},
+};
+
+static const int64_t ze_zesDiagnosticsGetTests_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesDiagnosticsGetTests_slots[] = {
@@ -5496,6 +6468,11 @@ static const struct tracer_field_format ze_zesDiagnosticsGetTests_formats[] = {
     {"result", &ze_names_0, NULL},
     {"pTests_bytes", NULL, &ze_record_295},
     {"pTests_vals", NULL, &ze_record_295},
+};
+
+static const int64_t ze_zesDiagnosticsRunTests_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesDiagnosticsRunTests_slots[] = {
@@ -5513,6 +6490,11 @@ static const struct tracer_field_format ze_zesDiagnosticsRunTests_formats[] = {
     {"pResult_vals", &ze_names_108, NULL},
 };
 
+static const int64_t ze_zesDeviceEccAvailable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesDeviceEccAvailable_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pAvailable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5522,6 +6504,11 @@ static const struct tracer_slot ze_zesDeviceEccAvailable_slots[] = {
 
 static const struct tracer_field_format ze_zesDeviceEccAvailable_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zesDeviceEccConfigurable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesDeviceEccConfigurable_slots[] = {
@@ -5535,6 +6522,11 @@ static const struct tracer_field_format ze_zesDeviceEccConfigurable_formats[] = 
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zesDeviceGetEccState_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesDeviceGetEccState_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pState", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5545,6 +6537,11 @@ static const struct tracer_field_format ze_zesDeviceGetEccState_formats[] = {
     {"result", &ze_names_0, NULL},
     {"pState_bytes", NULL, &ze_record_298},
     {"pState_vals", NULL, &ze_record_298},
+};
+
+static const int64_t ze_zesDeviceSetEccState_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesDeviceSetEccState_slots[] = {
@@ -5562,6 +6559,11 @@ static const struct tracer_field_format ze_zesDeviceSetEccState_formats[] = {
     {"pState_vals", NULL, &ze_record_298},
 };
 
+static const int64_t ze_zesDeviceEnumEngineGroups_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesDeviceEnumEngineGroups_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pCount", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5572,6 +6574,11 @@ static const struct tracer_slot ze_zesDeviceEnumEngineGroups_slots[] = {
 
 static const struct tracer_field_format ze_zesDeviceEnumEngineGroups_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zesEngineGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesEngineGetProperties_slots[] = {
@@ -5586,6 +6593,11 @@ static const struct tracer_field_format ze_zesEngineGetProperties_formats[] = {
     {"pProperties_vals", NULL, &ze_record_299},
 };
 
+static const int64_t ze_zesEngineGetActivity_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesEngineGetActivity_slots[] = {
     {"hEngine", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pStats", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5598,6 +6610,11 @@ static const struct tracer_field_format ze_zesEngineGetActivity_formats[] = {
     {"pStats_vals", NULL, &ze_record_300},
 };
 
+static const int64_t ze_zesDeviceEventRegister_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesDeviceEventRegister_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"events", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5606,6 +6623,11 @@ static const struct tracer_slot ze_zesDeviceEventRegister_slots[] = {
 
 static const struct tracer_field_format ze_zesDeviceEventRegister_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zesDriverEventListen_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesDriverEventListen_slots[] = {
@@ -5624,6 +6646,11 @@ static const struct tracer_field_format ze_zesDriverEventListen_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zesDriverEventListenEx_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesDriverEventListenEx_slots[] = {
     {"hDriver", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"timeout", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5640,6 +6667,11 @@ static const struct tracer_field_format ze_zesDriverEventListenEx_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zesDeviceEnumFabricPorts_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesDeviceEnumFabricPorts_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pCount", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5650,6 +6682,11 @@ static const struct tracer_slot ze_zesDeviceEnumFabricPorts_slots[] = {
 
 static const struct tracer_field_format ze_zesDeviceEnumFabricPorts_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zesFabricPortGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesFabricPortGetProperties_slots[] = {
@@ -5664,6 +6701,11 @@ static const struct tracer_field_format ze_zesFabricPortGetProperties_formats[] 
     {"pProperties_vals", NULL, &ze_record_303},
 };
 
+static const int64_t ze_zesFabricPortGetLinkType_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesFabricPortGetLinkType_slots[] = {
     {"hPort", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pLinkType", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5674,6 +6716,11 @@ static const struct tracer_field_format ze_zesFabricPortGetLinkType_formats[] = 
     {"result", &ze_names_0, NULL},
     {"pLinkType_bytes", NULL, NULL},
     {"pLinkType_vals", NULL, NULL},
+};
+
+static const int64_t ze_zesFabricPortGetConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesFabricPortGetConfig_slots[] = {
@@ -5688,6 +6735,11 @@ static const struct tracer_field_format ze_zesFabricPortGetConfig_formats[] = {
     {"pConfig_vals", NULL, &ze_record_305},
 };
 
+static const int64_t ze_zesFabricPortSetConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesFabricPortSetConfig_slots[] = {
     {"hPort", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pConfig", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5698,6 +6750,11 @@ static const struct tracer_field_format ze_zesFabricPortSetConfig_formats[] = {
     {"result", &ze_names_0, NULL},
     {"pConfig_bytes", NULL, &ze_record_305},
     {"pConfig_vals", NULL, &ze_record_305},
+};
+
+static const int64_t ze_zesFabricPortGetState_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesFabricPortGetState_slots[] = {
@@ -5712,6 +6769,11 @@ static const struct tracer_field_format ze_zesFabricPortGetState_formats[] = {
     {"pState_vals", NULL, &ze_record_306},
 };
 
+static const int64_t ze_zesFabricPortGetThroughput_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesFabricPortGetThroughput_slots[] = {
     {"hPort", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pThroughput", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5722,6 +6784,11 @@ static const struct tracer_field_format ze_zesFabricPortGetThroughput_formats[] 
     {"result", &ze_names_0, NULL},
     {"pThroughput_bytes", NULL, &ze_record_307},
     {"pThroughput_vals", NULL, &ze_record_307},
+};
+
+static const int64_t ze_zesDeviceEnumFans_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesDeviceEnumFans_slots[] = {
@@ -5736,6 +6803,11 @@ static const struct tracer_field_format ze_zesDeviceEnumFans_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zesFanGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesFanGetProperties_slots[] = {
     {"hFan", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5746,6 +6818,11 @@ static const struct tracer_field_format ze_zesFanGetProperties_formats[] = {
     {"result", &ze_names_0, NULL},
     {"pProperties_bytes", NULL, &ze_record_311},
     {"pProperties_vals", NULL, &ze_record_311},
+};
+
+static const int64_t ze_zesFanGetConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesFanGetConfig_slots[] = {
@@ -5760,6 +6837,11 @@ static const struct tracer_field_format ze_zesFanGetConfig_formats[] = {
     {"pConfig_vals", NULL, &ze_record_312},
 };
 
+static const int64_t ze_zesFanSetDefaultMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesFanSetDefaultMode_slots[] = {
     {"hFan", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -5767,6 +6849,11 @@ static const struct tracer_slot ze_zesFanSetDefaultMode_slots[] = {
 
 static const struct tracer_field_format ze_zesFanSetDefaultMode_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zesFanSetFixedSpeedMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesFanSetFixedSpeedMode_slots[] = {
@@ -5781,6 +6868,11 @@ static const struct tracer_field_format ze_zesFanSetFixedSpeedMode_formats[] = {
     {"speed_vals", NULL, &ze_record_308},
 };
 
+static const int64_t ze_zesFanSetSpeedTableMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesFanSetSpeedTableMode_slots[] = {
     {"hFan", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"speedTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5791,6 +6883,11 @@ static const struct tracer_field_format ze_zesFanSetSpeedTableMode_formats[] = {
     {"result", &ze_names_0, NULL},
     {"speedTable_bytes", NULL, &ze_record_310},
     {"speedTable_vals", NULL, &ze_record_310},
+};
+
+static const int64_t ze_zesFanGetState_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesFanGetState_slots[] = {
@@ -5806,6 +6903,11 @@ static const struct tracer_field_format ze_zesFanGetState_formats[] = {
     {"units", &ze_names_117, NULL},
 };
 
+static const int64_t ze_zesDeviceEnumFirmwares_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesDeviceEnumFirmwares_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pCount", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5816,6 +6918,11 @@ static const struct tracer_slot ze_zesDeviceEnumFirmwares_slots[] = {
 
 static const struct tracer_field_format ze_zesDeviceEnumFirmwares_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zesFirmwareGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesFirmwareGetProperties_slots[] = {
@@ -5830,6 +6937,11 @@ static const struct tracer_field_format ze_zesFirmwareGetProperties_formats[] = 
     {"pProperties_vals", NULL, &ze_record_313},
 };
 
+static const int64_t ze_zesFirmwareFlash_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesFirmwareFlash_slots[] = {
     {"hFirmware", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pImage", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5839,6 +6951,11 @@ static const struct tracer_slot ze_zesFirmwareFlash_slots[] = {
 
 static const struct tracer_field_format ze_zesFirmwareFlash_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zesDeviceEnumFrequencyDomains_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesDeviceEnumFrequencyDomains_slots[] = {
@@ -5853,6 +6970,11 @@ static const struct tracer_field_format ze_zesDeviceEnumFrequencyDomains_formats
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zesFrequencyGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesFrequencyGetProperties_slots[] = {
     {"hFrequency", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5863,6 +6985,11 @@ static const struct tracer_field_format ze_zesFrequencyGetProperties_formats[] =
     {"result", &ze_names_0, NULL},
     {"pProperties_bytes", NULL, &ze_record_314},
     {"pProperties_vals", NULL, &ze_record_314},
+};
+
+static const int64_t ze_zesFrequencyGetAvailableClocks_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesFrequencyGetAvailableClocks_slots[] = {
@@ -5877,6 +7004,11 @@ static const struct tracer_field_format ze_zesFrequencyGetAvailableClocks_format
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zesFrequencyGetRange_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesFrequencyGetRange_slots[] = {
     {"hFrequency", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pLimits", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5887,6 +7019,11 @@ static const struct tracer_field_format ze_zesFrequencyGetRange_formats[] = {
     {"result", &ze_names_0, NULL},
     {"pLimits_bytes", NULL, &ze_record_315},
     {"pLimits_vals", NULL, &ze_record_315},
+};
+
+static const int64_t ze_zesFrequencySetRange_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesFrequencySetRange_slots[] = {
@@ -5901,6 +7038,11 @@ static const struct tracer_field_format ze_zesFrequencySetRange_formats[] = {
     {"pLimits_vals", NULL, &ze_record_315},
 };
 
+static const int64_t ze_zesFrequencyGetState_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesFrequencyGetState_slots[] = {
     {"hFrequency", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pState", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5911,6 +7053,11 @@ static const struct tracer_field_format ze_zesFrequencyGetState_formats[] = {
     {"result", &ze_names_0, NULL},
     {"pState_bytes", NULL, &ze_record_316},
     {"pState_vals", NULL, &ze_record_316},
+};
+
+static const int64_t ze_zesFrequencyGetThrottleTime_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesFrequencyGetThrottleTime_slots[] = {
@@ -5925,6 +7072,11 @@ static const struct tracer_field_format ze_zesFrequencyGetThrottleTime_formats[]
     {"pThrottleTime_vals", NULL, &ze_record_317},
 };
 
+static const int64_t ze_zesFrequencyOcGetCapabilities_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesFrequencyOcGetCapabilities_slots[] = {
     {"hFrequency", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pOcCapabilities", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5935,6 +7087,11 @@ static const struct tracer_field_format ze_zesFrequencyOcGetCapabilities_formats
     {"result", &ze_names_0, NULL},
     {"pOcCapabilities_bytes", NULL, &ze_record_318},
     {"pOcCapabilities_vals", NULL, &ze_record_318},
+};
+
+static const int64_t ze_zesFrequencyOcGetFrequencyTarget_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesFrequencyOcGetFrequencyTarget_slots[] = {
@@ -5948,6 +7105,11 @@ static const struct tracer_field_format ze_zesFrequencyOcGetFrequencyTarget_form
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zesFrequencyOcSetFrequencyTarget_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesFrequencyOcSetFrequencyTarget_slots[] = {
     {"hFrequency", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"CurrentOcFrequency", 5, 8, TRACER_SLOT_DOUBLE, 0, -1},
@@ -5956,6 +7118,11 @@ static const struct tracer_slot ze_zesFrequencyOcSetFrequencyTarget_slots[] = {
 
 static const struct tracer_field_format ze_zesFrequencyOcSetFrequencyTarget_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zesFrequencyOcGetVoltageTarget_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesFrequencyOcGetVoltageTarget_slots[] = {
@@ -5971,6 +7138,11 @@ static const struct tracer_field_format ze_zesFrequencyOcGetVoltageTarget_format
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zesFrequencyOcSetVoltageTarget_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesFrequencyOcSetVoltageTarget_slots[] = {
     {"hFrequency", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"CurrentVoltageTarget", 5, 8, TRACER_SLOT_DOUBLE, 0, -1},
@@ -5982,6 +7154,11 @@ static const struct tracer_field_format ze_zesFrequencyOcSetVoltageTarget_format
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zesFrequencyOcSetMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesFrequencyOcSetMode_slots[] = {
     {"hFrequency", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"CurrentOcMode", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5991,6 +7168,11 @@ static const struct tracer_slot ze_zesFrequencyOcSetMode_slots[] = {
 static const struct tracer_field_format ze_zesFrequencyOcSetMode_formats[] = {
     {"result", &ze_names_0, NULL},
     {"CurrentOcMode", &ze_names_120, NULL},
+};
+
+static const int64_t ze_zesFrequencyOcGetMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesFrequencyOcGetMode_slots[] = {
@@ -6006,6 +7188,11 @@ static const struct tracer_field_format ze_zesFrequencyOcGetMode_formats[] = {
     {"pCurrentOcMode_vals", &ze_names_120, NULL},
 };
 
+static const int64_t ze_zesFrequencyOcGetIccMax_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesFrequencyOcGetIccMax_slots[] = {
     {"hFrequency", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pOcIccMax", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6017,6 +7204,11 @@ static const struct tracer_field_format ze_zesFrequencyOcGetIccMax_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zesFrequencyOcSetIccMax_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesFrequencyOcSetIccMax_slots[] = {
     {"hFrequency", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"ocIccMax", 5, 8, TRACER_SLOT_DOUBLE, 0, -1},
@@ -6025,6 +7217,11 @@ static const struct tracer_slot ze_zesFrequencyOcSetIccMax_slots[] = {
 
 static const struct tracer_field_format ze_zesFrequencyOcSetIccMax_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zesFrequencyOcGetTjMax_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesFrequencyOcGetTjMax_slots[] = {
@@ -6038,6 +7235,11 @@ static const struct tracer_field_format ze_zesFrequencyOcGetTjMax_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zesFrequencyOcSetTjMax_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesFrequencyOcSetTjMax_slots[] = {
     {"hFrequency", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"ocTjMax", 5, 8, TRACER_SLOT_DOUBLE, 0, -1},
@@ -6046,6 +7248,11 @@ static const struct tracer_slot ze_zesFrequencyOcSetTjMax_slots[] = {
 
 static const struct tracer_field_format ze_zesFrequencyOcSetTjMax_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zesDeviceEnumLeds_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesDeviceEnumLeds_slots[] = {
@@ -6060,6 +7267,11 @@ static const struct tracer_field_format ze_zesDeviceEnumLeds_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zesLedGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesLedGetProperties_slots[] = {
     {"hLed", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6070,6 +7282,11 @@ static const struct tracer_field_format ze_zesLedGetProperties_formats[] = {
     {"result", &ze_names_0, NULL},
     {"pProperties_bytes", NULL, &ze_record_319},
     {"pProperties_vals", NULL, &ze_record_319},
+};
+
+static const int64_t ze_zesLedGetState_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesLedGetState_slots[] = {
@@ -6084,6 +7301,11 @@ static const struct tracer_field_format ze_zesLedGetState_formats[] = {
     {"pState_vals", NULL, &ze_record_321},
 };
 
+static const int64_t ze_zesLedSetState_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesLedSetState_slots[] = {
     {"hLed", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"enable", 5, 1, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -6092,6 +7314,11 @@ static const struct tracer_slot ze_zesLedSetState_slots[] = {
 
 static const struct tracer_field_format ze_zesLedSetState_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zesLedSetColor_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesLedSetColor_slots[] = {
@@ -6106,6 +7333,11 @@ static const struct tracer_field_format ze_zesLedSetColor_formats[] = {
     {"pColor_vals", NULL, &ze_record_320},
 };
 
+static const int64_t ze_zesDeviceEnumMemoryModules_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesDeviceEnumMemoryModules_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pCount", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6116,6 +7348,11 @@ static const struct tracer_slot ze_zesDeviceEnumMemoryModules_slots[] = {
 
 static const struct tracer_field_format ze_zesDeviceEnumMemoryModules_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zesMemoryGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesMemoryGetProperties_slots[] = {
@@ -6130,6 +7367,11 @@ static const struct tracer_field_format ze_zesMemoryGetProperties_formats[] = {
     {"pProperties_vals", NULL, &ze_record_322},
 };
 
+static const int64_t ze_zesMemoryGetState_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesMemoryGetState_slots[] = {
     {"hMemory", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pState", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6140,6 +7382,11 @@ static const struct tracer_field_format ze_zesMemoryGetState_formats[] = {
     {"result", &ze_names_0, NULL},
     {"pState_bytes", NULL, &ze_record_323},
     {"pState_vals", NULL, &ze_record_323},
+};
+
+static const int64_t ze_zesMemoryGetBandwidth_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesMemoryGetBandwidth_slots[] = {
@@ -6154,6 +7401,11 @@ static const struct tracer_field_format ze_zesMemoryGetBandwidth_formats[] = {
     {"pBandwidth_vals", NULL, &ze_record_324},
 };
 
+static const int64_t ze_zesDeviceEnumPerformanceFactorDomains_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesDeviceEnumPerformanceFactorDomains_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pCount", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6164,6 +7416,11 @@ static const struct tracer_slot ze_zesDeviceEnumPerformanceFactorDomains_slots[]
 
 static const struct tracer_field_format ze_zesDeviceEnumPerformanceFactorDomains_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zesPerformanceFactorGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesPerformanceFactorGetProperties_slots[] = {
@@ -6178,6 +7435,11 @@ static const struct tracer_field_format ze_zesPerformanceFactorGetProperties_for
     {"pProperties_vals", NULL, &ze_record_325},
 };
 
+static const int64_t ze_zesPerformanceFactorGetConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesPerformanceFactorGetConfig_slots[] = {
     {"hPerf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pFactor", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6189,6 +7451,11 @@ static const struct tracer_field_format ze_zesPerformanceFactorGetConfig_formats
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zesPerformanceFactorSetConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesPerformanceFactorSetConfig_slots[] = {
     {"hPerf", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"factor", 5, 8, TRACER_SLOT_DOUBLE, 0, -1},
@@ -6197,6 +7464,11 @@ static const struct tracer_slot ze_zesPerformanceFactorSetConfig_slots[] = {
 
 static const struct tracer_field_format ze_zesPerformanceFactorSetConfig_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zesDeviceEnumPowerDomains_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesDeviceEnumPowerDomains_slots[] = {
@@ -6211,6 +7483,11 @@ static const struct tracer_field_format ze_zesDeviceEnumPowerDomains_formats[] =
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zesDeviceGetCardPowerDomain_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesDeviceGetCardPowerDomain_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"phPower", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6220,6 +7497,11 @@ static const struct tracer_slot ze_zesDeviceGetCardPowerDomain_slots[] = {
 
 static const struct tracer_field_format ze_zesDeviceGetCardPowerDomain_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zesPowerGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesPowerGetProperties_slots[] = {
@@ -6234,6 +7516,11 @@ static const struct tracer_field_format ze_zesPowerGetProperties_formats[] = {
     {"pProperties_vals", NULL, &ze_record_326},
 };
 
+static const int64_t ze_zesPowerGetEnergyCounter_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesPowerGetEnergyCounter_slots[] = {
     {"hPower", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pEnergy", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6244,6 +7531,11 @@ static const struct tracer_field_format ze_zesPowerGetEnergyCounter_formats[] = 
     {"result", &ze_names_0, NULL},
     {"pEnergy_bytes", NULL, &ze_record_327},
     {"pEnergy_vals", NULL, &ze_record_327},
+};
+
+static const int64_t ze_zesPowerGetLimits_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesPowerGetLimits_slots[] = {
@@ -6264,6 +7556,11 @@ static const struct tracer_field_format ze_zesPowerGetLimits_formats[] = {
     {"pPeak_vals", NULL, &ze_record_330},
 };
 
+static const int64_t ze_zesPowerSetLimits_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesPowerSetLimits_slots[] = {
     {"hPower", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pSustained", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6282,6 +7579,11 @@ static const struct tracer_field_format ze_zesPowerSetLimits_formats[] = {
     {"pPeak_vals", NULL, &ze_record_330},
 };
 
+static const int64_t ze_zesPowerGetEnergyThreshold_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesPowerGetEnergyThreshold_slots[] = {
     {"hPower", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pThreshold", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6294,6 +7596,11 @@ static const struct tracer_field_format ze_zesPowerGetEnergyThreshold_formats[] 
     {"pThreshold_vals", NULL, &ze_record_331},
 };
 
+static const int64_t ze_zesPowerSetEnergyThreshold_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesPowerSetEnergyThreshold_slots[] = {
     {"hPower", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"threshold", 5, 8, TRACER_SLOT_DOUBLE, 0, -1},
@@ -6302,6 +7609,11 @@ static const struct tracer_slot ze_zesPowerSetEnergyThreshold_slots[] = {
 
 static const struct tracer_field_format ze_zesPowerSetEnergyThreshold_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zesDeviceEnumPsus_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesDeviceEnumPsus_slots[] = {
@@ -6316,6 +7628,11 @@ static const struct tracer_field_format ze_zesDeviceEnumPsus_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zesPsuGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesPsuGetProperties_slots[] = {
     {"hPsu", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6326,6 +7643,11 @@ static const struct tracer_field_format ze_zesPsuGetProperties_formats[] = {
     {"result", &ze_names_0, NULL},
     {"pProperties_bytes", NULL, &ze_record_332},
     {"pProperties_vals", NULL, &ze_record_332},
+};
+
+static const int64_t ze_zesPsuGetState_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesPsuGetState_slots[] = {
@@ -6340,6 +7662,11 @@ static const struct tracer_field_format ze_zesPsuGetState_formats[] = {
     {"pState_vals", NULL, &ze_record_333},
 };
 
+static const int64_t ze_zesDeviceEnumRasErrorSets_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesDeviceEnumRasErrorSets_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pCount", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6350,6 +7677,11 @@ static const struct tracer_slot ze_zesDeviceEnumRasErrorSets_slots[] = {
 
 static const struct tracer_field_format ze_zesDeviceEnumRasErrorSets_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zesRasGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesRasGetProperties_slots[] = {
@@ -6364,6 +7696,11 @@ static const struct tracer_field_format ze_zesRasGetProperties_formats[] = {
     {"pProperties_vals", NULL, &ze_record_334},
 };
 
+static const int64_t ze_zesRasGetConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesRasGetConfig_slots[] = {
     {"hRas", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pConfig", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6376,6 +7713,11 @@ static const struct tracer_field_format ze_zesRasGetConfig_formats[] = {
     {"pConfig_vals", NULL, &ze_record_336},
 };
 
+static const int64_t ze_zesRasSetConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesRasSetConfig_slots[] = {
     {"hRas", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pConfig", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6386,6 +7728,11 @@ static const struct tracer_field_format ze_zesRasSetConfig_formats[] = {
     {"result", &ze_names_0, NULL},
     {"pConfig_bytes", NULL, &ze_record_336},
     {"pConfig_vals", NULL, &ze_record_336},
+};
+
+static const int64_t ze_zesRasGetState_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesRasGetState_slots[] = {
@@ -6401,6 +7748,11 @@ static const struct tracer_field_format ze_zesRasGetState_formats[] = {
     {"pState_vals", NULL, &ze_record_335},
 };
 
+static const int64_t ze_zesDeviceEnumSchedulers_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesDeviceEnumSchedulers_slots[] = {
     {"hDevice", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pCount", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6413,6 +7765,11 @@ static const struct tracer_field_format ze_zesDeviceEnumSchedulers_formats[] = {
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zesSchedulerGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesSchedulerGetProperties_slots[] = {
     {"hScheduler", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6423,6 +7780,11 @@ static const struct tracer_field_format ze_zesSchedulerGetProperties_formats[] =
     {"result", &ze_names_0, NULL},
     {"pProperties_bytes", NULL, &ze_record_337},
     {"pProperties_vals", NULL, &ze_record_337},
+};
+
+static const int64_t ze_zesSchedulerGetCurrentMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesSchedulerGetCurrentMode_slots[] = {
@@ -6438,6 +7800,11 @@ static const struct tracer_field_format ze_zesSchedulerGetCurrentMode_formats[] 
     {"pMode_vals", &ze_names_131, NULL},
 };
 
+static const int64_t ze_zesSchedulerGetTimeoutModeProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesSchedulerGetTimeoutModeProperties_slots[] = {
     {"hScheduler", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"getDefaults", 5, 1, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -6451,6 +7818,11 @@ static const struct tracer_field_format ze_zesSchedulerGetTimeoutModeProperties_
     {"pConfig_vals", NULL, &ze_record_338},
 };
 
+static const int64_t ze_zesSchedulerGetTimesliceModeProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesSchedulerGetTimesliceModeProperties_slots[] = {
     {"hScheduler", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"getDefaults", 5, 1, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -6462,6 +7834,11 @@ static const struct tracer_field_format ze_zesSchedulerGetTimesliceModePropertie
     {"result", &ze_names_0, NULL},
     {"pConfig_bytes", NULL, &ze_record_339},
     {"pConfig_vals", NULL, &ze_record_339},
+};
+
+static const int64_t ze_zesSchedulerSetTimeoutMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesSchedulerSetTimeoutMode_slots[] = {
@@ -6478,6 +7855,11 @@ static const struct tracer_field_format ze_zesSchedulerSetTimeoutMode_formats[] 
     {"pProperties_vals", NULL, &ze_record_338},
 };
 
+static const int64_t ze_zesSchedulerSetTimesliceMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesSchedulerSetTimesliceMode_slots[] = {
     {"hScheduler", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6492,6 +7874,11 @@ static const struct tracer_field_format ze_zesSchedulerSetTimesliceMode_formats[
     {"pProperties_vals", NULL, &ze_record_339},
 };
 
+static const int64_t ze_zesSchedulerSetExclusiveMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesSchedulerSetExclusiveMode_slots[] = {
     {"hScheduler", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pNeedReload", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6503,6 +7890,11 @@ static const struct tracer_field_format ze_zesSchedulerSetExclusiveMode_formats[
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zesSchedulerSetComputeUnitDebugMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesSchedulerSetComputeUnitDebugMode_slots[] = {
     {"hScheduler", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pNeedReload", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6512,6 +7904,11 @@ static const struct tracer_slot ze_zesSchedulerSetComputeUnitDebugMode_slots[] =
 
 static const struct tracer_field_format ze_zesSchedulerSetComputeUnitDebugMode_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zesDeviceEnumStandbyDomains_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesDeviceEnumStandbyDomains_slots[] = {
@@ -6526,6 +7923,11 @@ static const struct tracer_field_format ze_zesDeviceEnumStandbyDomains_formats[]
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zesStandbyGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesStandbyGetProperties_slots[] = {
     {"hStandby", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6536,6 +7938,11 @@ static const struct tracer_field_format ze_zesStandbyGetProperties_formats[] = {
     {"result", &ze_names_0, NULL},
     {"pProperties_bytes", NULL, &ze_record_340},
     {"pProperties_vals", NULL, &ze_record_340},
+};
+
+static const int64_t ze_zesStandbyGetMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesStandbyGetMode_slots[] = {
@@ -6551,6 +7958,11 @@ static const struct tracer_field_format ze_zesStandbyGetMode_formats[] = {
     {"pMode_vals", &ze_names_133, NULL},
 };
 
+static const int64_t ze_zesStandbySetMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesStandbySetMode_slots[] = {
     {"hStandby", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"mode", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -6560,6 +7972,11 @@ static const struct tracer_slot ze_zesStandbySetMode_slots[] = {
 static const struct tracer_field_format ze_zesStandbySetMode_formats[] = {
     {"result", &ze_names_0, NULL},
     {"mode", &ze_names_133, NULL},
+};
+
+static const int64_t ze_zesDeviceEnumTemperatureSensors_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesDeviceEnumTemperatureSensors_slots[] = {
@@ -6574,6 +7991,11 @@ static const struct tracer_field_format ze_zesDeviceEnumTemperatureSensors_forma
     {"result", &ze_names_0, NULL},
 };
 
+static const int64_t ze_zesTemperatureGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesTemperatureGetProperties_slots[] = {
     {"hTemperature", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pProperties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6584,6 +8006,11 @@ static const struct tracer_field_format ze_zesTemperatureGetProperties_formats[]
     {"result", &ze_names_0, NULL},
     {"pProperties_bytes", NULL, &ze_record_341},
     {"pProperties_vals", NULL, &ze_record_341},
+};
+
+static const int64_t ze_zesTemperatureGetConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesTemperatureGetConfig_slots[] = {
@@ -6598,6 +8025,11 @@ static const struct tracer_field_format ze_zesTemperatureGetConfig_formats[] = {
     {"pConfig_vals", NULL, &ze_record_343},
 };
 
+static const int64_t ze_zesTemperatureSetConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesTemperatureSetConfig_slots[] = {
     {"hTemperature", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pConfig", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6610,6 +8042,11 @@ static const struct tracer_field_format ze_zesTemperatureSetConfig_formats[] = {
     {"pConfig_vals", NULL, &ze_record_343},
 };
 
+static const int64_t ze_zesTemperatureGetState_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesTemperatureGetState_slots[] = {
     {"hTemperature", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pTemperature", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6619,6 +8056,11 @@ static const struct tracer_slot ze_zesTemperatureGetState_slots[] = {
 
 static const struct tracer_field_format ze_zesTemperatureGetState_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zesPowerGetLimitsExt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesPowerGetLimitsExt_slots[] = {
@@ -6635,6 +8077,11 @@ static const struct tracer_field_format ze_zesPowerGetLimitsExt_formats[] = {
     {"pSustained_vals", NULL, &ze_record_344},
 };
 
+static const int64_t ze_zesPowerSetLimitsExt_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesPowerSetLimitsExt_slots[] = {
     {"hPower", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pCount", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6646,6 +8093,11 @@ static const struct tracer_field_format ze_zesPowerSetLimitsExt_formats[] = {
     {"result", &ze_names_0, NULL},
     {"pSustained_bytes", NULL, &ze_record_344},
     {"pSustained_vals", NULL, &ze_record_344},
+};
+
+static const int64_t ze_zeGetGlobalProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeGetGlobalProcAddrTable_slots[] = {
@@ -6661,6 +8113,11 @@ static const struct tracer_field_format ze_zeGetGlobalProcAddrTable_formats[] = 
     {"pDdiTable_vals", NULL, &ze_record_346},
 };
 
+static const int64_t ze_zeGetDriverProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeGetDriverProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6672,6 +8129,11 @@ static const struct tracer_field_format ze_zeGetDriverProcAddrTable_formats[] = 
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_347},
     {"pDdiTable_vals", NULL, &ze_record_347},
+};
+
+static const int64_t ze_zeGetDeviceProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeGetDeviceProcAddrTable_slots[] = {
@@ -6687,6 +8149,11 @@ static const struct tracer_field_format ze_zeGetDeviceProcAddrTable_formats[] = 
     {"pDdiTable_vals", NULL, &ze_record_348},
 };
 
+static const int64_t ze_zeGetDeviceExpProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeGetDeviceExpProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6698,6 +8165,11 @@ static const struct tracer_field_format ze_zeGetDeviceExpProcAddrTable_formats[]
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_349},
     {"pDdiTable_vals", NULL, &ze_record_349},
+};
+
+static const int64_t ze_zeGetContextProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeGetContextProcAddrTable_slots[] = {
@@ -6713,6 +8185,11 @@ static const struct tracer_field_format ze_zeGetContextProcAddrTable_formats[] =
     {"pDdiTable_vals", NULL, &ze_record_350},
 };
 
+static const int64_t ze_zeGetCommandQueueProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeGetCommandQueueProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6724,6 +8201,11 @@ static const struct tracer_field_format ze_zeGetCommandQueueProcAddrTable_format
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_351},
     {"pDdiTable_vals", NULL, &ze_record_351},
+};
+
+static const int64_t ze_zeGetCommandListProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeGetCommandListProcAddrTable_slots[] = {
@@ -6739,6 +8221,11 @@ static const struct tracer_field_format ze_zeGetCommandListProcAddrTable_formats
     {"pDdiTable_vals", NULL, &ze_record_352},
 };
 
+static const int64_t ze_zeGetImageProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeGetImageProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6750,6 +8237,11 @@ static const struct tracer_field_format ze_zeGetImageProcAddrTable_formats[] = {
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_353},
     {"pDdiTable_vals", NULL, &ze_record_353},
+};
+
+static const int64_t ze_zeGetImageExpProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeGetImageExpProcAddrTable_slots[] = {
@@ -6765,6 +8257,11 @@ static const struct tracer_field_format ze_zeGetImageExpProcAddrTable_formats[] 
     {"pDdiTable_vals", NULL, &ze_record_354},
 };
 
+static const int64_t ze_zeGetFenceProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeGetFenceProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6776,6 +8273,11 @@ static const struct tracer_field_format ze_zeGetFenceProcAddrTable_formats[] = {
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_355},
     {"pDdiTable_vals", NULL, &ze_record_355},
+};
+
+static const int64_t ze_zeGetEventPoolProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeGetEventPoolProcAddrTable_slots[] = {
@@ -6791,6 +8293,11 @@ static const struct tracer_field_format ze_zeGetEventPoolProcAddrTable_formats[]
     {"pDdiTable_vals", NULL, &ze_record_356},
 };
 
+static const int64_t ze_zeGetEventProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeGetEventProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6802,6 +8309,11 @@ static const struct tracer_field_format ze_zeGetEventProcAddrTable_formats[] = {
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_357},
     {"pDdiTable_vals", NULL, &ze_record_357},
+};
+
+static const int64_t ze_zeGetEventExpProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeGetEventExpProcAddrTable_slots[] = {
@@ -6817,6 +8329,11 @@ static const struct tracer_field_format ze_zeGetEventExpProcAddrTable_formats[] 
     {"pDdiTable_vals", NULL, &ze_record_358},
 };
 
+static const int64_t ze_zeGetModuleProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeGetModuleProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6828,6 +8345,11 @@ static const struct tracer_field_format ze_zeGetModuleProcAddrTable_formats[] = 
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_359},
     {"pDdiTable_vals", NULL, &ze_record_359},
+};
+
+static const int64_t ze_zeGetModuleBuildLogProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeGetModuleBuildLogProcAddrTable_slots[] = {
@@ -6843,6 +8365,11 @@ static const struct tracer_field_format ze_zeGetModuleBuildLogProcAddrTable_form
     {"pDdiTable_vals", NULL, &ze_record_360},
 };
 
+static const int64_t ze_zeGetKernelProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeGetKernelProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6854,6 +8381,11 @@ static const struct tracer_field_format ze_zeGetKernelProcAddrTable_formats[] = 
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_361},
     {"pDdiTable_vals", NULL, &ze_record_361},
+};
+
+static const int64_t ze_zeGetKernelExpProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeGetKernelExpProcAddrTable_slots[] = {
@@ -6869,6 +8401,11 @@ static const struct tracer_field_format ze_zeGetKernelExpProcAddrTable_formats[]
     {"pDdiTable_vals", NULL, &ze_record_362},
 };
 
+static const int64_t ze_zeGetSamplerProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeGetSamplerProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6880,6 +8417,11 @@ static const struct tracer_field_format ze_zeGetSamplerProcAddrTable_formats[] =
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_363},
     {"pDdiTable_vals", NULL, &ze_record_363},
+};
+
+static const int64_t ze_zeGetPhysicalMemProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeGetPhysicalMemProcAddrTable_slots[] = {
@@ -6895,6 +8437,11 @@ static const struct tracer_field_format ze_zeGetPhysicalMemProcAddrTable_formats
     {"pDdiTable_vals", NULL, &ze_record_364},
 };
 
+static const int64_t ze_zeGetMemProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeGetMemProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6906,6 +8453,11 @@ static const struct tracer_field_format ze_zeGetMemProcAddrTable_formats[] = {
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_365},
     {"pDdiTable_vals", NULL, &ze_record_365},
+};
+
+static const int64_t ze_zeGetVirtualMemProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeGetVirtualMemProcAddrTable_slots[] = {
@@ -6921,6 +8473,11 @@ static const struct tracer_field_format ze_zeGetVirtualMemProcAddrTable_formats[
     {"pDdiTable_vals", NULL, &ze_record_366},
 };
 
+static const int64_t ze_zeGetFabricVertexExpProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zeGetFabricVertexExpProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6932,6 +8489,11 @@ static const struct tracer_field_format ze_zeGetFabricVertexExpProcAddrTable_for
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_367},
     {"pDdiTable_vals", NULL, &ze_record_367},
+};
+
+static const int64_t ze_zeGetFabricEdgeExpProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zeGetFabricEdgeExpProcAddrTable_slots[] = {
@@ -6947,6 +8509,11 @@ static const struct tracer_field_format ze_zeGetFabricEdgeExpProcAddrTable_forma
     {"pDdiTable_vals", NULL, &ze_record_368},
 };
 
+static const int64_t ze_zetGetDeviceProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetGetDeviceProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6958,6 +8525,11 @@ static const struct tracer_field_format ze_zetGetDeviceProcAddrTable_formats[] =
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_370},
     {"pDdiTable_vals", NULL, &ze_record_370},
+};
+
+static const int64_t ze_zetGetContextProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetGetContextProcAddrTable_slots[] = {
@@ -6973,6 +8545,11 @@ static const struct tracer_field_format ze_zetGetContextProcAddrTable_formats[] 
     {"pDdiTable_vals", NULL, &ze_record_371},
 };
 
+static const int64_t ze_zetGetCommandListProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetGetCommandListProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6984,6 +8561,11 @@ static const struct tracer_field_format ze_zetGetCommandListProcAddrTable_format
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_372},
     {"pDdiTable_vals", NULL, &ze_record_372},
+};
+
+static const int64_t ze_zetGetModuleProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetGetModuleProcAddrTable_slots[] = {
@@ -6999,6 +8581,11 @@ static const struct tracer_field_format ze_zetGetModuleProcAddrTable_formats[] =
     {"pDdiTable_vals", NULL, &ze_record_373},
 };
 
+static const int64_t ze_zetGetKernelProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetGetKernelProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7010,6 +8597,11 @@ static const struct tracer_field_format ze_zetGetKernelProcAddrTable_formats[] =
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_374},
     {"pDdiTable_vals", NULL, &ze_record_374},
+};
+
+static const int64_t ze_zetGetMetricGroupProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetGetMetricGroupProcAddrTable_slots[] = {
@@ -7025,6 +8617,11 @@ static const struct tracer_field_format ze_zetGetMetricGroupProcAddrTable_format
     {"pDdiTable_vals", NULL, &ze_record_375},
 };
 
+static const int64_t ze_zetGetMetricGroupExpProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetGetMetricGroupExpProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7036,6 +8633,11 @@ static const struct tracer_field_format ze_zetGetMetricGroupExpProcAddrTable_for
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_376},
     {"pDdiTable_vals", NULL, &ze_record_376},
+};
+
+static const int64_t ze_zetGetMetricProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetGetMetricProcAddrTable_slots[] = {
@@ -7051,6 +8653,11 @@ static const struct tracer_field_format ze_zetGetMetricProcAddrTable_formats[] =
     {"pDdiTable_vals", NULL, &ze_record_377},
 };
 
+static const int64_t ze_zetGetMetricStreamerProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetGetMetricStreamerProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7062,6 +8669,11 @@ static const struct tracer_field_format ze_zetGetMetricStreamerProcAddrTable_for
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_378},
     {"pDdiTable_vals", NULL, &ze_record_378},
+};
+
+static const int64_t ze_zetGetMetricQueryPoolProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetGetMetricQueryPoolProcAddrTable_slots[] = {
@@ -7077,6 +8689,11 @@ static const struct tracer_field_format ze_zetGetMetricQueryPoolProcAddrTable_fo
     {"pDdiTable_vals", NULL, &ze_record_379},
 };
 
+static const int64_t ze_zetGetMetricQueryProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetGetMetricQueryProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7088,6 +8705,11 @@ static const struct tracer_field_format ze_zetGetMetricQueryProcAddrTable_format
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_380},
     {"pDdiTable_vals", NULL, &ze_record_380},
+};
+
+static const int64_t ze_zetGetTracerExpProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zetGetTracerExpProcAddrTable_slots[] = {
@@ -7103,6 +8725,11 @@ static const struct tracer_field_format ze_zetGetTracerExpProcAddrTable_formats[
     {"pDdiTable_vals", NULL, &ze_record_381},
 };
 
+static const int64_t ze_zetGetDebugProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zetGetDebugProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7114,6 +8741,11 @@ static const struct tracer_field_format ze_zetGetDebugProcAddrTable_formats[] = 
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_382},
     {"pDdiTable_vals", NULL, &ze_record_382},
+};
+
+static const int64_t ze_zesGetDriverProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesGetDriverProcAddrTable_slots[] = {
@@ -7129,6 +8761,11 @@ static const struct tracer_field_format ze_zesGetDriverProcAddrTable_formats[] =
     {"pDdiTable_vals", NULL, &ze_record_384},
 };
 
+static const int64_t ze_zesGetDeviceProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesGetDeviceProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7140,6 +8777,11 @@ static const struct tracer_field_format ze_zesGetDeviceProcAddrTable_formats[] =
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_385},
     {"pDdiTable_vals", NULL, &ze_record_385},
+};
+
+static const int64_t ze_zesGetSchedulerProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesGetSchedulerProcAddrTable_slots[] = {
@@ -7155,6 +8797,11 @@ static const struct tracer_field_format ze_zesGetSchedulerProcAddrTable_formats[
     {"pDdiTable_vals", NULL, &ze_record_386},
 };
 
+static const int64_t ze_zesGetPerformanceFactorProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesGetPerformanceFactorProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7166,6 +8813,11 @@ static const struct tracer_field_format ze_zesGetPerformanceFactorProcAddrTable_
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_387},
     {"pDdiTable_vals", NULL, &ze_record_387},
+};
+
+static const int64_t ze_zesGetPowerProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesGetPowerProcAddrTable_slots[] = {
@@ -7181,6 +8833,11 @@ static const struct tracer_field_format ze_zesGetPowerProcAddrTable_formats[] = 
     {"pDdiTable_vals", NULL, &ze_record_388},
 };
 
+static const int64_t ze_zesGetFrequencyProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesGetFrequencyProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7192,6 +8849,11 @@ static const struct tracer_field_format ze_zesGetFrequencyProcAddrTable_formats[
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_389},
     {"pDdiTable_vals", NULL, &ze_record_389},
+};
+
+static const int64_t ze_zesGetEngineProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesGetEngineProcAddrTable_slots[] = {
@@ -7207,6 +8869,11 @@ static const struct tracer_field_format ze_zesGetEngineProcAddrTable_formats[] =
     {"pDdiTable_vals", NULL, &ze_record_390},
 };
 
+static const int64_t ze_zesGetStandbyProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesGetStandbyProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7218,6 +8885,11 @@ static const struct tracer_field_format ze_zesGetStandbyProcAddrTable_formats[] 
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_391},
     {"pDdiTable_vals", NULL, &ze_record_391},
+};
+
+static const int64_t ze_zesGetFirmwareProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesGetFirmwareProcAddrTable_slots[] = {
@@ -7233,6 +8905,11 @@ static const struct tracer_field_format ze_zesGetFirmwareProcAddrTable_formats[]
     {"pDdiTable_vals", NULL, &ze_record_392},
 };
 
+static const int64_t ze_zesGetMemoryProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesGetMemoryProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7244,6 +8921,11 @@ static const struct tracer_field_format ze_zesGetMemoryProcAddrTable_formats[] =
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_393},
     {"pDdiTable_vals", NULL, &ze_record_393},
+};
+
+static const int64_t ze_zesGetFabricPortProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesGetFabricPortProcAddrTable_slots[] = {
@@ -7259,6 +8941,11 @@ static const struct tracer_field_format ze_zesGetFabricPortProcAddrTable_formats
     {"pDdiTable_vals", NULL, &ze_record_394},
 };
 
+static const int64_t ze_zesGetTemperatureProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesGetTemperatureProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7270,6 +8957,11 @@ static const struct tracer_field_format ze_zesGetTemperatureProcAddrTable_format
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_395},
     {"pDdiTable_vals", NULL, &ze_record_395},
+};
+
+static const int64_t ze_zesGetPsuProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesGetPsuProcAddrTable_slots[] = {
@@ -7285,6 +8977,11 @@ static const struct tracer_field_format ze_zesGetPsuProcAddrTable_formats[] = {
     {"pDdiTable_vals", NULL, &ze_record_396},
 };
 
+static const int64_t ze_zesGetFanProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesGetFanProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7296,6 +8993,11 @@ static const struct tracer_field_format ze_zesGetFanProcAddrTable_formats[] = {
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_397},
     {"pDdiTable_vals", NULL, &ze_record_397},
+};
+
+static const int64_t ze_zesGetLedProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesGetLedProcAddrTable_slots[] = {
@@ -7311,6 +9013,11 @@ static const struct tracer_field_format ze_zesGetLedProcAddrTable_formats[] = {
     {"pDdiTable_vals", NULL, &ze_record_398},
 };
 
+static const int64_t ze_zesGetRasProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zesGetRasProcAddrTable_slots[] = {
     {"version", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pDdiTable", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7322,6 +9029,11 @@ static const struct tracer_field_format ze_zesGetRasProcAddrTable_formats[] = {
     {"version", &ze_names_6, NULL},
     {"pDdiTable_bytes", NULL, &ze_record_399},
     {"pDdiTable_vals", NULL, &ze_record_399},
+};
+
+static const int64_t ze_zesGetDiagnosticsProcAddrTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zesGetDiagnosticsProcAddrTable_slots[] = {
@@ -7337,6 +9049,11 @@ static const struct tracer_field_format ze_zesGetDiagnosticsProcAddrTable_format
     {"pDdiTable_vals", NULL, &ze_record_400},
 };
 
+static const int64_t ze_zelLoaderGetVersions_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zelLoaderGetVersions_slots[] = {
     {"num_elems", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"versions", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7348,6 +9065,11 @@ static const struct tracer_field_format ze_zelLoaderGetVersions_formats[] = {
     {"result", &ze_names_0, NULL},
     {"versions_bytes", NULL, &ze_record_403},
     {"versions_vals", NULL, &ze_record_403},
+};
+
+static const int64_t ze_zelLoaderTranslateHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zelLoaderTranslateHandle_slots[] = {
@@ -7363,6 +9085,11 @@ static const struct tracer_field_format ze_zelLoaderTranslateHandle_formats[] = 
     {"handleType", &ze_names_136, NULL},
 };
 
+static const int64_t ze_zelTracerCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zelTracerCreate_slots[] = {
     {"desc", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"phTracer", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7376,6 +9103,11 @@ static const struct tracer_field_format ze_zelTracerCreate_formats[] = {
     {"desc_vals", NULL, &ze_record_405},
 };
 
+static const int64_t ze_zelTracerDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zelTracerDestroy_slots[] = {
     {"hTracer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -7383,6 +9115,11 @@ static const struct tracer_slot ze_zelTracerDestroy_slots[] = {
 
 static const struct tracer_field_format ze_zelTracerDestroy_formats[] = {
     {"result", &ze_names_0, NULL},
+};
+
+static const int64_t ze_zelTracerSetPrologues_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zelTracerSetPrologues_slots[] = {
@@ -7397,6 +9134,11 @@ static const struct tracer_field_format ze_zelTracerSetPrologues_formats[] = {
     {"pCoreCbs_vals", NULL, NULL},
 };
 
+static const int64_t ze_zelTracerSetEpilogues_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot ze_zelTracerSetEpilogues_slots[] = {
     {"hTracer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pCoreCbs", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7407,6 +9149,11 @@ static const struct tracer_field_format ze_zelTracerSetEpilogues_formats[] = {
     {"result", &ze_names_0, NULL},
     {"pCoreCbs_bytes", NULL, NULL},
     {"pCoreCbs_vals", NULL, NULL},
+};
+
+static const int64_t ze_zelTracerSetEnabled_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot ze_zelTracerSetEnabled_slots[] = {
@@ -7421,1747 +9168,1747 @@ static const struct tracer_field_format ze_zelTracerSetEnabled_formats[] = {
 
 static const struct tracer_function_desc ze_functions[] = {
     {"zeInit", TRACER_STATUS_RESULT, ze_zeInit_slots, 2, 5,
-     0,
+     0, ze_zeInit_ok_statuses, 1,
      ze_zeInit_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDriverGet", TRACER_STATUS_RESULT, ze_zeDriverGet_slots, 4, 7,
-     1,
+     1, ze_zeDriverGet_ok_statuses, 1,
      ze_zeDriverGet_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDriverGetApiVersion", TRACER_STATUS_RESULT, ze_zeDriverGetApiVersion_slots, 4, 7,
-     0,
+     0, ze_zeDriverGetApiVersion_ok_statuses, 1,
      ze_zeDriverGetApiVersion_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDriverGetProperties", TRACER_STATUS_RESULT, ze_zeDriverGetProperties_slots, 3, 6,
-     1,
+     1, ze_zeDriverGetProperties_ok_statuses, 1,
      ze_zeDriverGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDriverGetIpcProperties", TRACER_STATUS_RESULT, ze_zeDriverGetIpcProperties_slots, 3, 6,
-     1,
+     1, ze_zeDriverGetIpcProperties_ok_statuses, 1,
      ze_zeDriverGetIpcProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDriverGetExtensionProperties", TRACER_STATUS_RESULT, ze_zeDriverGetExtensionProperties_slots, 5, 8,
-     1,
+     1, ze_zeDriverGetExtensionProperties_ok_statuses, 1,
      ze_zeDriverGetExtensionProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDriverGetExtensionFunctionAddress", TRACER_STATUS_RESULT, ze_zeDriverGetExtensionFunctionAddress_slots, 5, 8,
-     1,
+     1, ze_zeDriverGetExtensionFunctionAddress_ok_statuses, 1,
      ze_zeDriverGetExtensionFunctionAddress_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGet", TRACER_STATUS_RESULT, ze_zeDeviceGet_slots, 5, 8,
-     1,
+     1, ze_zeDeviceGet_ok_statuses, 1,
      ze_zeDeviceGet_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetSubDevices", TRACER_STATUS_RESULT, ze_zeDeviceGetSubDevices_slots, 5, 8,
-     1,
+     1, ze_zeDeviceGetSubDevices_ok_statuses, 1,
      ze_zeDeviceGetSubDevices_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetProperties", TRACER_STATUS_RESULT, ze_zeDeviceGetProperties_slots, 3, 6,
-     1,
+     1, ze_zeDeviceGetProperties_ok_statuses, 1,
      ze_zeDeviceGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetComputeProperties", TRACER_STATUS_RESULT, ze_zeDeviceGetComputeProperties_slots, 3, 6,
-     1,
+     1, ze_zeDeviceGetComputeProperties_ok_statuses, 1,
      ze_zeDeviceGetComputeProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetModuleProperties", TRACER_STATUS_RESULT, ze_zeDeviceGetModuleProperties_slots, 3, 6,
-     1,
+     1, ze_zeDeviceGetModuleProperties_ok_statuses, 1,
      ze_zeDeviceGetModuleProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetCommandQueueGroupProperties", TRACER_STATUS_RESULT, ze_zeDeviceGetCommandQueueGroupProperties_slots, 5, 8,
-     1,
+     1, ze_zeDeviceGetCommandQueueGroupProperties_ok_statuses, 1,
      ze_zeDeviceGetCommandQueueGroupProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetMemoryProperties", TRACER_STATUS_RESULT, ze_zeDeviceGetMemoryProperties_slots, 5, 8,
-     1,
+     1, ze_zeDeviceGetMemoryProperties_ok_statuses, 1,
      ze_zeDeviceGetMemoryProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetMemoryAccessProperties", TRACER_STATUS_RESULT, ze_zeDeviceGetMemoryAccessProperties_slots, 3, 6,
-     1,
+     1, ze_zeDeviceGetMemoryAccessProperties_ok_statuses, 1,
      ze_zeDeviceGetMemoryAccessProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetCacheProperties", TRACER_STATUS_RESULT, ze_zeDeviceGetCacheProperties_slots, 5, 8,
-     1,
+     1, ze_zeDeviceGetCacheProperties_ok_statuses, 1,
      ze_zeDeviceGetCacheProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetImageProperties", TRACER_STATUS_RESULT, ze_zeDeviceGetImageProperties_slots, 3, 6,
-     1,
+     1, ze_zeDeviceGetImageProperties_ok_statuses, 1,
      ze_zeDeviceGetImageProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetExternalMemoryProperties", TRACER_STATUS_RESULT, ze_zeDeviceGetExternalMemoryProperties_slots, 3, 6,
-     1,
+     1, ze_zeDeviceGetExternalMemoryProperties_ok_statuses, 1,
      ze_zeDeviceGetExternalMemoryProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetP2PProperties", TRACER_STATUS_RESULT, ze_zeDeviceGetP2PProperties_slots, 4, 7,
-     1,
+     1, ze_zeDeviceGetP2PProperties_ok_statuses, 1,
      ze_zeDeviceGetP2PProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceCanAccessPeer", TRACER_STATUS_RESULT, ze_zeDeviceCanAccessPeer_slots, 5, 8,
-     0,
+     0, ze_zeDeviceCanAccessPeer_ok_statuses, 1,
      ze_zeDeviceCanAccessPeer_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetStatus", TRACER_STATUS_RESULT, ze_zeDeviceGetStatus_slots, 2, 5,
-     0,
+     0, ze_zeDeviceGetStatus_ok_statuses, 1,
      ze_zeDeviceGetStatus_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetGlobalTimestamps", TRACER_STATUS_RESULT, ze_zeDeviceGetGlobalTimestamps_slots, 6, 9,
-     0,
+     0, ze_zeDeviceGetGlobalTimestamps_ok_statuses, 1,
      ze_zeDeviceGetGlobalTimestamps_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeContextCreate", TRACER_STATUS_RESULT, ze_zeContextCreate_slots, 5, 8,
-     1,
+     1, ze_zeContextCreate_ok_statuses, 1,
      ze_zeContextCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeContextCreateEx", TRACER_STATUS_RESULT, ze_zeContextCreateEx_slots, 7, 10,
-     2,
+     2, ze_zeContextCreateEx_ok_statuses, 1,
      ze_zeContextCreateEx_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeContextDestroy", TRACER_STATUS_RESULT, ze_zeContextDestroy_slots, 2, 5,
-     0,
+     0, ze_zeContextDestroy_ok_statuses, 1,
      ze_zeContextDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeContextGetStatus", TRACER_STATUS_RESULT, ze_zeContextGetStatus_slots, 2, 5,
-     0,
+     0, ze_zeContextGetStatus_ok_statuses, 1,
      ze_zeContextGetStatus_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandQueueCreate", TRACER_STATUS_RESULT, ze_zeCommandQueueCreate_slots, 6, 9,
-     1,
+     1, ze_zeCommandQueueCreate_ok_statuses, 1,
      ze_zeCommandQueueCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandQueueDestroy", TRACER_STATUS_RESULT, ze_zeCommandQueueDestroy_slots, 2, 5,
-     0,
+     0, ze_zeCommandQueueDestroy_ok_statuses, 1,
      ze_zeCommandQueueDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandQueueExecuteCommandLists", TRACER_STATUS_RESULT, ze_zeCommandQueueExecuteCommandLists_slots, 5, 8,
-     1,
+     1, ze_zeCommandQueueExecuteCommandLists_ok_statuses, 1,
      ze_zeCommandQueueExecuteCommandLists_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandQueueSynchronize", TRACER_STATUS_RESULT, ze_zeCommandQueueSynchronize_slots, 3, 6,
-     0,
+     0, ze_zeCommandQueueSynchronize_ok_statuses, 1,
      ze_zeCommandQueueSynchronize_formats, 1,
      TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListCreate", TRACER_STATUS_RESULT, ze_zeCommandListCreate_slots, 6, 9,
-     1,
+     1, ze_zeCommandListCreate_ok_statuses, 1,
      ze_zeCommandListCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListCreateImmediate", TRACER_STATUS_RESULT, ze_zeCommandListCreateImmediate_slots, 6, 9,
-     1,
+     1, ze_zeCommandListCreateImmediate_ok_statuses, 1,
      ze_zeCommandListCreateImmediate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListDestroy", TRACER_STATUS_RESULT, ze_zeCommandListDestroy_slots, 2, 5,
-     0,
+     0, ze_zeCommandListDestroy_ok_statuses, 1,
      ze_zeCommandListDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListClose", TRACER_STATUS_RESULT, ze_zeCommandListClose_slots, 2, 5,
-     0,
+     0, ze_zeCommandListClose_ok_statuses, 1,
      ze_zeCommandListClose_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListReset", TRACER_STATUS_RESULT, ze_zeCommandListReset_slots, 2, 5,
-     0,
+     0, ze_zeCommandListReset_ok_statuses, 1,
      ze_zeCommandListReset_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendWriteGlobalTimestamp", TRACER_STATUS_RESULT, ze_zeCommandListAppendWriteGlobalTimestamp_slots, 7, 10,
-     1,
+     1, ze_zeCommandListAppendWriteGlobalTimestamp_ok_statuses, 1,
      ze_zeCommandListAppendWriteGlobalTimestamp_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendBarrier", TRACER_STATUS_RESULT, ze_zeCommandListAppendBarrier_slots, 5, 8,
-     1,
+     1, ze_zeCommandListAppendBarrier_ok_statuses, 1,
      ze_zeCommandListAppendBarrier_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendMemoryRangesBarrier", TRACER_STATUS_RESULT, ze_zeCommandListAppendMemoryRangesBarrier_slots, 8, 11,
-     3,
+     3, ze_zeCommandListAppendMemoryRangesBarrier_ok_statuses, 1,
      ze_zeCommandListAppendMemoryRangesBarrier_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeContextSystemBarrier", TRACER_STATUS_RESULT, ze_zeContextSystemBarrier_slots, 3, 6,
-     0,
+     0, ze_zeContextSystemBarrier_ok_statuses, 1,
      ze_zeContextSystemBarrier_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendMemoryCopy", TRACER_STATUS_RESULT, ze_zeCommandListAppendMemoryCopy_slots, 8, 11,
-     1,
+     1, ze_zeCommandListAppendMemoryCopy_ok_statuses, 1,
      ze_zeCommandListAppendMemoryCopy_formats, 1,
      TRACER_MEANING_TRANSFER, NULL, "size", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendMemoryFill", TRACER_STATUS_RESULT, ze_zeCommandListAppendMemoryFill_slots, 9, 12,
-     1,
+     1, ze_zeCommandListAppendMemoryFill_ok_statuses, 1,
      ze_zeCommandListAppendMemoryFill_formats, 1,
      TRACER_MEANING_TRANSFER, "fill", "size", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendMemoryCopyRegion", TRACER_STATUS_RESULT, ze_zeCommandListAppendMemoryCopyRegion_slots, 13, 16,
-     3,
+     3, ze_zeCommandListAppendMemoryCopyRegion_ok_statuses, 1,
      ze_zeCommandListAppendMemoryCopyRegion_formats, 5,
      TRACER_MEANING_TRANSFER, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendMemoryCopyFromContext", TRACER_STATUS_RESULT, ze_zeCommandListAppendMemoryCopyFromContext_slots, 9, 12,
-     1,
+     1, ze_zeCommandListAppendMemoryCopyFromContext_ok_statuses, 1,
      ze_zeCommandListAppendMemoryCopyFromContext_formats, 1,
      TRACER_MEANING_TRANSFER, NULL, "size", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendImageCopy", TRACER_STATUS_RESULT, ze_zeCommandListAppendImageCopy_slots, 7, 10,
-     1,
+     1, ze_zeCommandListAppendImageCopy_ok_statuses, 1,
      ze_zeCommandListAppendImageCopy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendImageCopyRegion", TRACER_STATUS_RESULT, ze_zeCommandListAppendImageCopyRegion_slots, 9, 12,
-     3,
+     3, ze_zeCommandListAppendImageCopyRegion_ok_statuses, 1,
      ze_zeCommandListAppendImageCopyRegion_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendImageCopyToMemory", TRACER_STATUS_RESULT, ze_zeCommandListAppendImageCopyToMemory_slots, 8, 11,
-     2,
+     2, ze_zeCommandListAppendImageCopyToMemory_ok_statuses, 1,
      ze_zeCommandListAppendImageCopyToMemory_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendImageCopyFromMemory", TRACER_STATUS_RESULT, ze_zeCommandListAppendImageCopyFromMemory_slots, 8, 11,
-     2,
+     2, ze_zeCommandListAppendImageCopyFromMemory_ok_statuses, 1,
      ze_zeCommandListAppendImageCopyFromMemory_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendMemoryPrefetch", TRACER_STATUS_RESULT, ze_zeCommandListAppendMemoryPrefetch_slots, 4, 7,
-     0,
+     0, ze_zeCommandListAppendMemoryPrefetch_ok_statuses, 1,
      ze_zeCommandListAppendMemoryPrefetch_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendMemAdvise", TRACER_STATUS_RESULT, ze_zeCommandListAppendMemAdvise_slots, 6, 9,
-     0,
+     0, ze_zeCommandListAppendMemAdvise_ok_statuses, 1,
      ze_zeCommandListAppendMemAdvise_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventPoolCreate", TRACER_STATUS_RESULT, ze_zeEventPoolCreate_slots, 7, 10,
-     2,
+     2, ze_zeEventPoolCreate_ok_statuses, 1,
      ze_zeEventPoolCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventPoolDestroy", TRACER_STATUS_RESULT, ze_zeEventPoolDestroy_slots, 2, 5,
-     0,
+     0, ze_zeEventPoolDestroy_ok_statuses, 1,
      ze_zeEventPoolDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventCreate", TRACER_STATUS_RESULT, ze_zeEventCreate_slots, 5, 8,
-     1,
+     1, ze_zeEventCreate_ok_statuses, 1,
      ze_zeEventCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventDestroy", TRACER_STATUS_RESULT, ze_zeEventDestroy_slots, 2, 5,
-     0,
+     0, ze_zeEventDestroy_ok_statuses, 1,
      ze_zeEventDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventPoolGetIpcHandle", TRACER_STATUS_RESULT, ze_zeEventPoolGetIpcHandle_slots, 3, 6,
-     0,
+     0, ze_zeEventPoolGetIpcHandle_ok_statuses, 1,
      ze_zeEventPoolGetIpcHandle_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventPoolOpenIpcHandle", TRACER_STATUS_RESULT, ze_zeEventPoolOpenIpcHandle_slots, 4, 7,
-     1,
+     1, ze_zeEventPoolOpenIpcHandle_ok_statuses, 1,
      ze_zeEventPoolOpenIpcHandle_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventPoolCloseIpcHandle", TRACER_STATUS_RESULT, ze_zeEventPoolCloseIpcHandle_slots, 2, 5,
-     0,
+     0, ze_zeEventPoolCloseIpcHandle_ok_statuses, 1,
      ze_zeEventPoolCloseIpcHandle_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendSignalEvent", TRACER_STATUS_RESULT, ze_zeCommandListAppendSignalEvent_slots, 3, 6,
-     0,
+     0, ze_zeCommandListAppendSignalEvent_ok_statuses, 1,
      ze_zeCommandListAppendSignalEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendWaitOnEvents", TRACER_STATUS_RESULT, ze_zeCommandListAppendWaitOnEvents_slots, 4, 7,
-     1,
+     1, ze_zeCommandListAppendWaitOnEvents_ok_statuses, 1,
      ze_zeCommandListAppendWaitOnEvents_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventHostSignal", TRACER_STATUS_RESULT, ze_zeEventHostSignal_slots, 2, 5,
-     0,
+     0, ze_zeEventHostSignal_ok_statuses, 1,
      ze_zeEventHostSignal_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventHostSynchronize", TRACER_STATUS_RESULT, ze_zeEventHostSynchronize_slots, 3, 6,
-     0,
+     0, ze_zeEventHostSynchronize_ok_statuses, 1,
      ze_zeEventHostSynchronize_formats, 1,
      TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventQueryStatus", TRACER_STATUS_RESULT, ze_zeEventQueryStatus_slots, 2, 5,
-     0,
+     0, ze_zeEventQueryStatus_ok_statuses, 2,
      ze_zeEventQueryStatus_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendEventReset", TRACER_STATUS_RESULT, ze_zeCommandListAppendEventReset_slots, 3, 6,
-     0,
+     0, ze_zeCommandListAppendEventReset_ok_statuses, 1,
      ze_zeCommandListAppendEventReset_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventHostReset", TRACER_STATUS_RESULT, ze_zeEventHostReset_slots, 2, 5,
-     0,
+     0, ze_zeEventHostReset_ok_statuses, 1,
      ze_zeEventHostReset_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventQueryKernelTimestamp", TRACER_STATUS_RESULT, ze_zeEventQueryKernelTimestamp_slots, 3, 6,
-     1,
+     1, ze_zeEventQueryKernelTimestamp_ok_statuses, 1,
      ze_zeEventQueryKernelTimestamp_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendQueryKernelTimestamps", TRACER_STATUS_RESULT, ze_zeCommandListAppendQueryKernelTimestamps_slots, 9, 12,
-     3,
+     3, ze_zeCommandListAppendQueryKernelTimestamps_ok_statuses, 1,
      ze_zeCommandListAppendQueryKernelTimestamps_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFenceCreate", TRACER_STATUS_RESULT, ze_zeFenceCreate_slots, 5, 8,
-     1,
+     1, ze_zeFenceCreate_ok_statuses, 1,
      ze_zeFenceCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFenceDestroy", TRACER_STATUS_RESULT, ze_zeFenceDestroy_slots, 2, 5,
-     0,
+     0, ze_zeFenceDestroy_ok_statuses, 1,
      ze_zeFenceDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFenceHostSynchronize", TRACER_STATUS_RESULT, ze_zeFenceHostSynchronize_slots, 3, 6,
-     0,
+     0, ze_zeFenceHostSynchronize_ok_statuses, 1,
      ze_zeFenceHostSynchronize_formats, 1,
      TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFenceQueryStatus", TRACER_STATUS_RESULT, ze_zeFenceQueryStatus_slots, 2, 5,
-     0,
+     0, ze_zeFenceQueryStatus_ok_statuses, 2,
      ze_zeFenceQueryStatus_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFenceReset", TRACER_STATUS_RESULT, ze_zeFenceReset_slots, 2, 5,
-     0,
+     0, ze_zeFenceReset_ok_statuses, 1,
      ze_zeFenceReset_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeImageGetProperties", TRACER_STATUS_RESULT, ze_zeImageGetProperties_slots, 4, 7,
-     1,
+     1, ze_zeImageGetProperties_ok_statuses, 1,
      ze_zeImageGetProperties_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeImageCreate", TRACER_STATUS_RESULT, ze_zeImageCreate_slots, 6, 9,
-     1,
+     1, ze_zeImageCreate_ok_statuses, 1,
      ze_zeImageCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeImageDestroy", TRACER_STATUS_RESULT, ze_zeImageDestroy_slots, 2, 5,
-     0,
+     0, ze_zeImageDestroy_ok_statuses, 1,
      ze_zeImageDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeMemAllocShared", TRACER_STATUS_RESULT, ze_zeMemAllocShared_slots, 9, 12,
-     2,
+     2, ze_zeMemAllocShared_ok_statuses, 1,
      ze_zeMemAllocShared_formats, 5,
      TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeMemAllocDevice", TRACER_STATUS_RESULT, ze_zeMemAllocDevice_slots, 8, 11,
-     1,
+     1, ze_zeMemAllocDevice_ok_statuses, 1,
      ze_zeMemAllocDevice_formats, 3,
      TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeMemAllocHost", TRACER_STATUS_RESULT, ze_zeMemAllocHost_slots, 7, 10,
-     1,
+     1, ze_zeMemAllocHost_ok_statuses, 1,
      ze_zeMemAllocHost_formats, 3,
      TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeMemFree", TRACER_STATUS_RESULT, ze_zeMemFree_slots, 3, 6,
-     0,
+     0, ze_zeMemFree_ok_statuses, 1,
      ze_zeMemFree_formats, 1,
      TRACER_MEANING_FREE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeMemGetAllocProperties", TRACER_STATUS_RESULT, ze_zeMemGetAllocProperties_slots, 6, 9,
-     1,
+     1, ze_zeMemGetAllocProperties_ok_statuses, 1,
      ze_zeMemGetAllocProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeMemGetAddressRange", TRACER_STATUS_RESULT, ze_zeMemGetAddressRange_slots, 7, 10,
-     0,
+     0, ze_zeMemGetAddressRange_ok_statuses, 1,
      ze_zeMemGetAddressRange_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeMemGetIpcHandle", TRACER_STATUS_RESULT, ze_zeMemGetIpcHandle_slots, 4, 7,
-     0,
+     0, ze_zeMemGetIpcHandle_ok_statuses, 1,
      ze_zeMemGetIpcHandle_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeMemOpenIpcHandle", TRACER_STATUS_RESULT, ze_zeMemOpenIpcHandle_slots, 6, 9,
-     1,
+     1, ze_zeMemOpenIpcHandle_ok_statuses, 1,
      ze_zeMemOpenIpcHandle_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeMemCloseIpcHandle", TRACER_STATUS_RESULT, ze_zeMemCloseIpcHandle_slots, 3, 6,
-     0,
+     0, ze_zeMemCloseIpcHandle_ok_statuses, 1,
      ze_zeMemCloseIpcHandle_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleCreate", TRACER_STATUS_RESULT, ze_zeModuleCreate_slots, 8, 11,
-     1,
+     1, ze_zeModuleCreate_ok_statuses, 1,
      ze_zeModuleCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleDestroy", TRACER_STATUS_RESULT, ze_zeModuleDestroy_slots, 2, 5,
-     0,
+     0, ze_zeModuleDestroy_ok_statuses, 1,
      ze_zeModuleDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleDynamicLink", TRACER_STATUS_RESULT, ze_zeModuleDynamicLink_slots, 5, 8,
-     1,
+     1, ze_zeModuleDynamicLink_ok_statuses, 1,
      ze_zeModuleDynamicLink_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleBuildLogDestroy", TRACER_STATUS_RESULT, ze_zeModuleBuildLogDestroy_slots, 2, 5,
-     0,
+     0, ze_zeModuleBuildLogDestroy_ok_statuses, 1,
      ze_zeModuleBuildLogDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleBuildLogGetString", TRACER_STATUS_RESULT, ze_zeModuleBuildLogGetString_slots, 6, 9,
-     0,
+     0, ze_zeModuleBuildLogGetString_ok_statuses, 1,
      ze_zeModuleBuildLogGetString_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleGetNativeBinary", TRACER_STATUS_RESULT, ze_zeModuleGetNativeBinary_slots, 6, 9,
-     0,
+     0, ze_zeModuleGetNativeBinary_ok_statuses, 1,
      ze_zeModuleGetNativeBinary_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleGetGlobalPointer", TRACER_STATUS_RESULT, ze_zeModuleGetGlobalPointer_slots, 7, 10,
-     1,
+     1, ze_zeModuleGetGlobalPointer_ok_statuses, 1,
      ze_zeModuleGetGlobalPointer_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleGetKernelNames", TRACER_STATUS_RESULT, ze_zeModuleGetKernelNames_slots, 5, 8,
-     1,
+     1, ze_zeModuleGetKernelNames_ok_statuses, 1,
      ze_zeModuleGetKernelNames_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleGetProperties", TRACER_STATUS_RESULT, ze_zeModuleGetProperties_slots, 3, 6,
-     1,
+     1, ze_zeModuleGetProperties_ok_statuses, 1,
      ze_zeModuleGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelCreate", TRACER_STATUS_RESULT, ze_zeKernelCreate_slots, 5, 8,
-     1,
+     1, ze_zeKernelCreate_ok_statuses, 1,
      ze_zeKernelCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelDestroy", TRACER_STATUS_RESULT, ze_zeKernelDestroy_slots, 2, 5,
-     0,
+     0, ze_zeKernelDestroy_ok_statuses, 1,
      ze_zeKernelDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleGetFunctionPointer", TRACER_STATUS_RESULT, ze_zeModuleGetFunctionPointer_slots, 5, 8,
-     1,
+     1, ze_zeModuleGetFunctionPointer_ok_statuses, 1,
      ze_zeModuleGetFunctionPointer_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelSetGroupSize", TRACER_STATUS_RESULT, ze_zeKernelSetGroupSize_slots, 5, 8,
-     0,
+     0, ze_zeKernelSetGroupSize_ok_statuses, 1,
      ze_zeKernelSetGroupSize_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelSuggestGroupSize", TRACER_STATUS_RESULT, ze_zeKernelSuggestGroupSize_slots, 11, 14,
-     0,
+     0, ze_zeKernelSuggestGroupSize_ok_statuses, 1,
      ze_zeKernelSuggestGroupSize_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelSuggestMaxCooperativeGroupCount", TRACER_STATUS_RESULT, ze_zeKernelSuggestMaxCooperativeGroupCount_slots, 4, 7,
-     0,
+     0, ze_zeKernelSuggestMaxCooperativeGroupCount_ok_statuses, 1,
      ze_zeKernelSuggestMaxCooperativeGroupCount_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelSetArgumentValue", TRACER_STATUS_RESULT, ze_zeKernelSetArgumentValue_slots, 5, 8,
-     0,
+     0, ze_zeKernelSetArgumentValue_ok_statuses, 1,
      ze_zeKernelSetArgumentValue_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelSetIndirectAccess", TRACER_STATUS_RESULT, ze_zeKernelSetIndirectAccess_slots, 3, 6,
-     0,
+     0, ze_zeKernelSetIndirectAccess_ok_statuses, 1,
      ze_zeKernelSetIndirectAccess_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelGetIndirectAccess", TRACER_STATUS_RESULT, ze_zeKernelGetIndirectAccess_slots, 4, 7,
-     0,
+     0, ze_zeKernelGetIndirectAccess_ok_statuses, 1,
      ze_zeKernelGetIndirectAccess_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelGetSourceAttributes", TRACER_STATUS_RESULT, ze_zeKernelGetSourceAttributes_slots, 6, 9,
-     0,
+     0, ze_zeKernelGetSourceAttributes_ok_statuses, 1,
      ze_zeKernelGetSourceAttributes_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelSetCacheConfig", TRACER_STATUS_RESULT, ze_zeKernelSetCacheConfig_slots, 3, 6,
-     0,
+     0, ze_zeKernelSetCacheConfig_ok_statuses, 1,
      ze_zeKernelSetCacheConfig_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelGetProperties", TRACER_STATUS_RESULT, ze_zeKernelGetProperties_slots, 3, 6,
-     1,
+     1, ze_zeKernelGetProperties_ok_statuses, 1,
      ze_zeKernelGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelGetName", TRACER_STATUS_RESULT, ze_zeKernelGetName_slots, 6, 9,
-     0,
+     0, ze_zeKernelGetName_ok_statuses, 1,
      ze_zeKernelGetName_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendLaunchKernel", TRACER_STATUS_RESULT, ze_zeCommandListAppendLaunchKernel_slots, 7, 10,
-     2,
+     2, ze_zeCommandListAppendLaunchKernel_ok_statuses, 1,
      ze_zeCommandListAppendLaunchKernel_formats, 3,
      TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendLaunchCooperativeKernel", TRACER_STATUS_RESULT, ze_zeCommandListAppendLaunchCooperativeKernel_slots, 7, 10,
-     2,
+     2, ze_zeCommandListAppendLaunchCooperativeKernel_ok_statuses, 1,
      ze_zeCommandListAppendLaunchCooperativeKernel_formats, 3,
      TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendLaunchKernelIndirect", TRACER_STATUS_RESULT, ze_zeCommandListAppendLaunchKernelIndirect_slots, 7, 10,
-     2,
+     2, ze_zeCommandListAppendLaunchKernelIndirect_ok_statuses, 1,
      ze_zeCommandListAppendLaunchKernelIndirect_formats, 3,
      TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendLaunchMultipleKernelsIndirect", TRACER_STATUS_RESULT, ze_zeCommandListAppendLaunchMultipleKernelsIndirect_slots, 9, 12,
-     3,
+     3, ze_zeCommandListAppendLaunchMultipleKernelsIndirect_ok_statuses, 1,
      ze_zeCommandListAppendLaunchMultipleKernelsIndirect_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeContextMakeMemoryResident", TRACER_STATUS_RESULT, ze_zeContextMakeMemoryResident_slots, 5, 8,
-     0,
+     0, ze_zeContextMakeMemoryResident_ok_statuses, 1,
      ze_zeContextMakeMemoryResident_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeContextEvictMemory", TRACER_STATUS_RESULT, ze_zeContextEvictMemory_slots, 5, 8,
-     0,
+     0, ze_zeContextEvictMemory_ok_statuses, 1,
      ze_zeContextEvictMemory_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeContextMakeImageResident", TRACER_STATUS_RESULT, ze_zeContextMakeImageResident_slots, 4, 7,
-     0,
+     0, ze_zeContextMakeImageResident_ok_statuses, 1,
      ze_zeContextMakeImageResident_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeContextEvictImage", TRACER_STATUS_RESULT, ze_zeContextEvictImage_slots, 4, 7,
-     0,
+     0, ze_zeContextEvictImage_ok_statuses, 1,
      ze_zeContextEvictImage_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeSamplerCreate", TRACER_STATUS_RESULT, ze_zeSamplerCreate_slots, 6, 9,
-     1,
+     1, ze_zeSamplerCreate_ok_statuses, 1,
      ze_zeSamplerCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeSamplerDestroy", TRACER_STATUS_RESULT, ze_zeSamplerDestroy_slots, 2, 5,
-     0,
+     0, ze_zeSamplerDestroy_ok_statuses, 1,
      ze_zeSamplerDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeVirtualMemReserve", TRACER_STATUS_RESULT, ze_zeVirtualMemReserve_slots, 6, 9,
-     0,
+     0, ze_zeVirtualMemReserve_ok_statuses, 1,
      ze_zeVirtualMemReserve_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeVirtualMemFree", TRACER_STATUS_RESULT, ze_zeVirtualMemFree_slots, 4, 7,
-     0,
+     0, ze_zeVirtualMemFree_ok_statuses, 1,
      ze_zeVirtualMemFree_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeVirtualMemQueryPageSize", TRACER_STATUS_RESULT, ze_zeVirtualMemQueryPageSize_slots, 6, 9,
-     0,
+     0, ze_zeVirtualMemQueryPageSize_ok_statuses, 1,
      ze_zeVirtualMemQueryPageSize_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zePhysicalMemCreate", TRACER_STATUS_RESULT, ze_zePhysicalMemCreate_slots, 6, 9,
-     1,
+     1, ze_zePhysicalMemCreate_ok_statuses, 1,
      ze_zePhysicalMemCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zePhysicalMemDestroy", TRACER_STATUS_RESULT, ze_zePhysicalMemDestroy_slots, 3, 6,
-     0,
+     0, ze_zePhysicalMemDestroy_ok_statuses, 1,
      ze_zePhysicalMemDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeVirtualMemMap", TRACER_STATUS_RESULT, ze_zeVirtualMemMap_slots, 7, 10,
-     0,
+     0, ze_zeVirtualMemMap_ok_statuses, 1,
      ze_zeVirtualMemMap_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeVirtualMemUnmap", TRACER_STATUS_RESULT, ze_zeVirtualMemUnmap_slots, 4, 7,
-     0,
+     0, ze_zeVirtualMemUnmap_ok_statuses, 1,
      ze_zeVirtualMemUnmap_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeVirtualMemSetAccessAttribute", TRACER_STATUS_RESULT, ze_zeVirtualMemSetAccessAttribute_slots, 5, 8,
-     0,
+     0, ze_zeVirtualMemSetAccessAttribute_ok_statuses, 1,
      ze_zeVirtualMemSetAccessAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeVirtualMemGetAccessAttribute", TRACER_STATUS_RESULT, ze_zeVirtualMemGetAccessAttribute_slots, 8, 11,
-     0,
+     0, ze_zeVirtualMemGetAccessAttribute_ok_statuses, 1,
      ze_zeVirtualMemGetAccessAttribute_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelSetGlobalOffsetExp", TRACER_STATUS_RESULT, ze_zeKernelSetGlobalOffsetExp_slots, 5, 8,
-     0,
+     0, ze_zeKernelSetGlobalOffsetExp_ok_statuses, 1,
      ze_zeKernelSetGlobalOffsetExp_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceReserveCacheExt", TRACER_STATUS_RESULT, ze_zeDeviceReserveCacheExt_slots, 4, 7,
-     0,
+     0, ze_zeDeviceReserveCacheExt_ok_statuses, 1,
      ze_zeDeviceReserveCacheExt_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceSetCacheAdviceExt", TRACER_STATUS_RESULT, ze_zeDeviceSetCacheAdviceExt_slots, 5, 8,
-     0,
+     0, ze_zeDeviceSetCacheAdviceExt_ok_statuses, 1,
      ze_zeDeviceSetCacheAdviceExt_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventQueryTimestampsExp", TRACER_STATUS_RESULT, ze_zeEventQueryTimestampsExp_slots, 6, 9,
-     1,
+     1, ze_zeEventQueryTimestampsExp_ok_statuses, 1,
      ze_zeEventQueryTimestampsExp_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeImageGetMemoryPropertiesExp", TRACER_STATUS_RESULT, ze_zeImageGetMemoryPropertiesExp_slots, 3, 6,
-     1,
+     1, ze_zeImageGetMemoryPropertiesExp_ok_statuses, 1,
      ze_zeImageGetMemoryPropertiesExp_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeImageViewCreateExp", TRACER_STATUS_RESULT, ze_zeImageViewCreateExp_slots, 7, 10,
-     1,
+     1, ze_zeImageViewCreateExp_ok_statuses, 1,
      ze_zeImageViewCreateExp_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelSchedulingHintExp", TRACER_STATUS_RESULT, ze_zeKernelSchedulingHintExp_slots, 3, 6,
-     1,
+     1, ze_zeKernelSchedulingHintExp_ok_statuses, 1,
      ze_zeKernelSchedulingHintExp_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDevicePciGetPropertiesExt", TRACER_STATUS_RESULT, ze_zeDevicePciGetPropertiesExt_slots, 3, 6,
-     1,
+     1, ze_zeDevicePciGetPropertiesExt_ok_statuses, 1,
      ze_zeDevicePciGetPropertiesExt_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendImageCopyToMemoryExt", TRACER_STATUS_RESULT, ze_zeCommandListAppendImageCopyToMemoryExt_slots, 10, 13,
-     2,
+     2, ze_zeCommandListAppendImageCopyToMemoryExt_ok_statuses, 1,
      ze_zeCommandListAppendImageCopyToMemoryExt_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendImageCopyFromMemoryExt", TRACER_STATUS_RESULT, ze_zeCommandListAppendImageCopyFromMemoryExt_slots, 10, 13,
-     2,
+     2, ze_zeCommandListAppendImageCopyFromMemoryExt_ok_statuses, 1,
      ze_zeCommandListAppendImageCopyFromMemoryExt_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeImageGetAllocPropertiesExt", TRACER_STATUS_RESULT, ze_zeImageGetAllocPropertiesExt_slots, 4, 7,
-     1,
+     1, ze_zeImageGetAllocPropertiesExt_ok_statuses, 1,
      ze_zeImageGetAllocPropertiesExt_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleInspectLinkageExt", TRACER_STATUS_RESULT, ze_zeModuleInspectLinkageExt_slots, 6, 9,
-     2,
+     2, ze_zeModuleInspectLinkageExt_ok_statuses, 1,
      ze_zeModuleInspectLinkageExt_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeMemFreeExt", TRACER_STATUS_RESULT, ze_zeMemFreeExt_slots, 4, 7,
-     1,
+     1, ze_zeMemFreeExt_ok_statuses, 1,
      ze_zeMemFreeExt_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFabricVertexGetExp", TRACER_STATUS_RESULT, ze_zeFabricVertexGetExp_slots, 5, 8,
-     1,
+     1, ze_zeFabricVertexGetExp_ok_statuses, 1,
      ze_zeFabricVertexGetExp_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFabricVertexGetSubVerticesExp", TRACER_STATUS_RESULT, ze_zeFabricVertexGetSubVerticesExp_slots, 5, 8,
-     1,
+     1, ze_zeFabricVertexGetSubVerticesExp_ok_statuses, 1,
      ze_zeFabricVertexGetSubVerticesExp_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFabricVertexGetPropertiesExp", TRACER_STATUS_RESULT, ze_zeFabricVertexGetPropertiesExp_slots, 3, 6,
-     1,
+     1, ze_zeFabricVertexGetPropertiesExp_ok_statuses, 1,
      ze_zeFabricVertexGetPropertiesExp_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFabricVertexGetDeviceExp", TRACER_STATUS_RESULT, ze_zeFabricVertexGetDeviceExp_slots, 4, 7,
-     0,
+     0, ze_zeFabricVertexGetDeviceExp_ok_statuses, 1,
      ze_zeFabricVertexGetDeviceExp_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetFabricVertexExp", TRACER_STATUS_RESULT, ze_zeDeviceGetFabricVertexExp_slots, 4, 7,
-     0,
+     0, ze_zeDeviceGetFabricVertexExp_ok_statuses, 1,
      ze_zeDeviceGetFabricVertexExp_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFabricEdgeGetExp", TRACER_STATUS_RESULT, ze_zeFabricEdgeGetExp_slots, 6, 9,
-     1,
+     1, ze_zeFabricEdgeGetExp_ok_statuses, 1,
      ze_zeFabricEdgeGetExp_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFabricEdgeGetVerticesExp", TRACER_STATUS_RESULT, ze_zeFabricEdgeGetVerticesExp_slots, 6, 9,
-     0,
+     0, ze_zeFabricEdgeGetVerticesExp_ok_statuses, 1,
      ze_zeFabricEdgeGetVerticesExp_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFabricEdgeGetPropertiesExp", TRACER_STATUS_RESULT, ze_zeFabricEdgeGetPropertiesExp_slots, 3, 6,
-     1,
+     1, ze_zeFabricEdgeGetPropertiesExp_ok_statuses, 1,
      ze_zeFabricEdgeGetPropertiesExp_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetModuleGetDebugInfo", TRACER_STATUS_RESULT, ze_zetModuleGetDebugInfo_slots, 7, 10,
-     0,
+     0, ze_zetModuleGetDebugInfo_ok_statuses, 1,
      ze_zetModuleGetDebugInfo_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDeviceGetDebugProperties", TRACER_STATUS_RESULT, ze_zetDeviceGetDebugProperties_slots, 3, 6,
-     1,
+     1, ze_zetDeviceGetDebugProperties_ok_statuses, 1,
      ze_zetDeviceGetDebugProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugAttach", TRACER_STATUS_RESULT, ze_zetDebugAttach_slots, 5, 8,
-     1,
+     1, ze_zetDebugAttach_ok_statuses, 1,
      ze_zetDebugAttach_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugDetach", TRACER_STATUS_RESULT, ze_zetDebugDetach_slots, 2, 5,
-     0,
+     0, ze_zetDebugDetach_ok_statuses, 1,
      ze_zetDebugDetach_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugReadEvent", TRACER_STATUS_RESULT, ze_zetDebugReadEvent_slots, 4, 7,
-     1,
+     1, ze_zetDebugReadEvent_ok_statuses, 1,
      ze_zetDebugReadEvent_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugAcknowledgeEvent", TRACER_STATUS_RESULT, ze_zetDebugAcknowledgeEvent_slots, 3, 6,
-     1,
+     1, ze_zetDebugAcknowledgeEvent_ok_statuses, 1,
      ze_zetDebugAcknowledgeEvent_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugInterrupt", TRACER_STATUS_RESULT, ze_zetDebugInterrupt_slots, 2, 5,
-     1,
+     1, ze_zetDebugInterrupt_ok_statuses, 1,
      ze_zetDebugInterrupt_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugResume", TRACER_STATUS_RESULT, ze_zetDebugResume_slots, 2, 5,
-     1,
+     1, ze_zetDebugResume_ok_statuses, 1,
      ze_zetDebugResume_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugReadMemory", TRACER_STATUS_RESULT, ze_zetDebugReadMemory_slots, 5, 8,
-     2,
+     2, ze_zetDebugReadMemory_ok_statuses, 1,
      ze_zetDebugReadMemory_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugWriteMemory", TRACER_STATUS_RESULT, ze_zetDebugWriteMemory_slots, 5, 8,
-     2,
+     2, ze_zetDebugWriteMemory_ok_statuses, 1,
      ze_zetDebugWriteMemory_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugGetRegisterSetProperties", TRACER_STATUS_RESULT, ze_zetDebugGetRegisterSetProperties_slots, 5, 8,
-     1,
+     1, ze_zetDebugGetRegisterSetProperties_ok_statuses, 1,
      ze_zetDebugGetRegisterSetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugReadRegisters", TRACER_STATUS_RESULT, ze_zetDebugReadRegisters_slots, 6, 9,
-     2,
+     2, ze_zetDebugReadRegisters_ok_statuses, 1,
      ze_zetDebugReadRegisters_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugWriteRegisters", TRACER_STATUS_RESULT, ze_zetDebugWriteRegisters_slots, 6, 9,
-     2,
+     2, ze_zetDebugWriteRegisters_ok_statuses, 1,
      ze_zetDebugWriteRegisters_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricGroupGet", TRACER_STATUS_RESULT, ze_zetMetricGroupGet_slots, 5, 8,
-     1,
+     1, ze_zetMetricGroupGet_ok_statuses, 1,
      ze_zetMetricGroupGet_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricGroupGetProperties", TRACER_STATUS_RESULT, ze_zetMetricGroupGetProperties_slots, 3, 6,
-     1,
+     1, ze_zetMetricGroupGetProperties_ok_statuses, 1,
      ze_zetMetricGroupGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricGroupCalculateMetricValues", TRACER_STATUS_RESULT, ze_zetMetricGroupCalculateMetricValues_slots, 8, 11,
-     2,
+     2, ze_zetMetricGroupCalculateMetricValues_ok_statuses, 1,
      ze_zetMetricGroupCalculateMetricValues_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricGet", TRACER_STATUS_RESULT, ze_zetMetricGet_slots, 5, 8,
-     1,
+     1, ze_zetMetricGet_ok_statuses, 1,
      ze_zetMetricGet_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricGetProperties", TRACER_STATUS_RESULT, ze_zetMetricGetProperties_slots, 3, 6,
-     1,
+     1, ze_zetMetricGetProperties_ok_statuses, 1,
      ze_zetMetricGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetContextActivateMetricGroups", TRACER_STATUS_RESULT, ze_zetContextActivateMetricGroups_slots, 5, 8,
-     1,
+     1, ze_zetContextActivateMetricGroups_ok_statuses, 1,
      ze_zetContextActivateMetricGroups_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricStreamerOpen", TRACER_STATUS_RESULT, ze_zetMetricStreamerOpen_slots, 8, 11,
-     1,
+     1, ze_zetMetricStreamerOpen_ok_statuses, 1,
      ze_zetMetricStreamerOpen_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetCommandListAppendMetricStreamerMarker", TRACER_STATUS_RESULT, ze_zetCommandListAppendMetricStreamerMarker_slots, 4, 7,
-     0,
+     0, ze_zetCommandListAppendMetricStreamerMarker_ok_statuses, 1,
      ze_zetCommandListAppendMetricStreamerMarker_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricStreamerClose", TRACER_STATUS_RESULT, ze_zetMetricStreamerClose_slots, 2, 5,
-     0,
+     0, ze_zetMetricStreamerClose_ok_statuses, 1,
      ze_zetMetricStreamerClose_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricStreamerReadData", TRACER_STATUS_RESULT, ze_zetMetricStreamerReadData_slots, 6, 9,
-     1,
+     1, ze_zetMetricStreamerReadData_ok_statuses, 1,
      ze_zetMetricStreamerReadData_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricQueryPoolCreate", TRACER_STATUS_RESULT, ze_zetMetricQueryPoolCreate_slots, 7, 10,
-     1,
+     1, ze_zetMetricQueryPoolCreate_ok_statuses, 1,
      ze_zetMetricQueryPoolCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricQueryPoolDestroy", TRACER_STATUS_RESULT, ze_zetMetricQueryPoolDestroy_slots, 2, 5,
-     0,
+     0, ze_zetMetricQueryPoolDestroy_ok_statuses, 1,
      ze_zetMetricQueryPoolDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricQueryCreate", TRACER_STATUS_RESULT, ze_zetMetricQueryCreate_slots, 5, 8,
-     0,
+     0, ze_zetMetricQueryCreate_ok_statuses, 1,
      ze_zetMetricQueryCreate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricQueryDestroy", TRACER_STATUS_RESULT, ze_zetMetricQueryDestroy_slots, 2, 5,
-     0,
+     0, ze_zetMetricQueryDestroy_ok_statuses, 1,
      ze_zetMetricQueryDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricQueryReset", TRACER_STATUS_RESULT, ze_zetMetricQueryReset_slots, 2, 5,
-     0,
+     0, ze_zetMetricQueryReset_ok_statuses, 1,
      ze_zetMetricQueryReset_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetCommandListAppendMetricQueryBegin", TRACER_STATUS_RESULT, ze_zetCommandListAppendMetricQueryBegin_slots, 3, 6,
-     0,
+     0, ze_zetCommandListAppendMetricQueryBegin_ok_statuses, 1,
      ze_zetCommandListAppendMetricQueryBegin_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetCommandListAppendMetricQueryEnd", TRACER_STATUS_RESULT, ze_zetCommandListAppendMetricQueryEnd_slots, 6, 9,
-     0,
+     0, ze_zetCommandListAppendMetricQueryEnd_ok_statuses, 1,
      ze_zetCommandListAppendMetricQueryEnd_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetCommandListAppendMetricMemoryBarrier", TRACER_STATUS_RESULT, ze_zetCommandListAppendMetricMemoryBarrier_slots, 2, 5,
-     0,
+     0, ze_zetCommandListAppendMetricMemoryBarrier_ok_statuses, 1,
      ze_zetCommandListAppendMetricMemoryBarrier_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricQueryGetData", TRACER_STATUS_RESULT, ze_zetMetricQueryGetData_slots, 5, 8,
-     1,
+     1, ze_zetMetricQueryGetData_ok_statuses, 1,
      ze_zetMetricQueryGetData_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetKernelGetProfileInfo", TRACER_STATUS_RESULT, ze_zetKernelGetProfileInfo_slots, 3, 6,
-     0,
+     0, ze_zetKernelGetProfileInfo_ok_statuses, 1,
      ze_zetKernelGetProfileInfo_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetTracerExpCreate", TRACER_STATUS_RESULT, ze_zetTracerExpCreate_slots, 5, 8,
-     1,
+     1, ze_zetTracerExpCreate_ok_statuses, 1,
      ze_zetTracerExpCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetTracerExpDestroy", TRACER_STATUS_RESULT, ze_zetTracerExpDestroy_slots, 2, 5,
-     0,
+     0, ze_zetTracerExpDestroy_ok_statuses, 1,
      ze_zetTracerExpDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetTracerExpSetPrologues", TRACER_STATUS_RESULT, ze_zetTracerExpSetPrologues_slots, 3, 6,
-     1,
+     1, ze_zetTracerExpSetPrologues_ok_statuses, 1,
      ze_zetTracerExpSetPrologues_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetTracerExpSetEpilogues", TRACER_STATUS_RESULT, ze_zetTracerExpSetEpilogues_slots, 3, 6,
-     1,
+     1, ze_zetTracerExpSetEpilogues_ok_statuses, 1,
      ze_zetTracerExpSetEpilogues_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetTracerExpSetEnabled", TRACER_STATUS_RESULT, ze_zetTracerExpSetEnabled_slots, 3, 6,
-     0,
+     0, ze_zetTracerExpSetEnabled_ok_statuses, 1,
      ze_zetTracerExpSetEnabled_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricGroupCalculateMultipleMetricValuesExp", TRACER_STATUS_RESULT, ze_zetMetricGroupCalculateMultipleMetricValuesExp_slots, 11, 14,
-     3,
+     3, ze_zetMetricGroupCalculateMultipleMetricValuesExp_ok_statuses, 1,
      ze_zetMetricGroupCalculateMultipleMetricValuesExp_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceGetProperties", TRACER_STATUS_RESULT, ze_zesDeviceGetProperties_slots, 3, 6,
-     1,
+     1, ze_zesDeviceGetProperties_ok_statuses, 1,
      ze_zesDeviceGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceGetState", TRACER_STATUS_RESULT, ze_zesDeviceGetState_slots, 3, 6,
-     1,
+     1, ze_zesDeviceGetState_ok_statuses, 1,
      ze_zesDeviceGetState_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceReset", TRACER_STATUS_RESULT, ze_zesDeviceReset_slots, 3, 6,
-     0,
+     0, ze_zesDeviceReset_ok_statuses, 1,
      ze_zesDeviceReset_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceProcessesGetState", TRACER_STATUS_RESULT, ze_zesDeviceProcessesGetState_slots, 5, 8,
-     1,
+     1, ze_zesDeviceProcessesGetState_ok_statuses, 1,
      ze_zesDeviceProcessesGetState_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDevicePciGetProperties", TRACER_STATUS_RESULT, ze_zesDevicePciGetProperties_slots, 3, 6,
-     1,
+     1, ze_zesDevicePciGetProperties_ok_statuses, 1,
      ze_zesDevicePciGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDevicePciGetState", TRACER_STATUS_RESULT, ze_zesDevicePciGetState_slots, 3, 6,
-     1,
+     1, ze_zesDevicePciGetState_ok_statuses, 1,
      ze_zesDevicePciGetState_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDevicePciGetBars", TRACER_STATUS_RESULT, ze_zesDevicePciGetBars_slots, 5, 8,
-     1,
+     1, ze_zesDevicePciGetBars_ok_statuses, 1,
      ze_zesDevicePciGetBars_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDevicePciGetStats", TRACER_STATUS_RESULT, ze_zesDevicePciGetStats_slots, 3, 6,
-     1,
+     1, ze_zesDevicePciGetStats_ok_statuses, 1,
      ze_zesDevicePciGetStats_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumDiagnosticTestSuites", TRACER_STATUS_RESULT, ze_zesDeviceEnumDiagnosticTestSuites_slots, 5, 8,
-     1,
+     1, ze_zesDeviceEnumDiagnosticTestSuites_ok_statuses, 1,
      ze_zesDeviceEnumDiagnosticTestSuites_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDiagnosticsGetProperties", TRACER_STATUS_RESULT, ze_zesDiagnosticsGetProperties_slots, 3, 6,
-     1,
+     1, ze_zesDiagnosticsGetProperties_ok_statuses, 1,
      ze_zesDiagnosticsGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDiagnosticsGetTests", TRACER_STATUS_RESULT, ze_zesDiagnosticsGetTests_slots, 5, 8,
-     1,
+     1, ze_zesDiagnosticsGetTests_ok_statuses, 1,
      ze_zesDiagnosticsGetTests_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDiagnosticsRunTests", TRACER_STATUS_RESULT, ze_zesDiagnosticsRunTests_slots, 6, 9,
-     0,
+     0, ze_zesDiagnosticsRunTests_ok_statuses, 1,
      ze_zesDiagnosticsRunTests_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEccAvailable", TRACER_STATUS_RESULT, ze_zesDeviceEccAvailable_slots, 4, 7,
-     0,
+     0, ze_zesDeviceEccAvailable_ok_statuses, 1,
      ze_zesDeviceEccAvailable_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEccConfigurable", TRACER_STATUS_RESULT, ze_zesDeviceEccConfigurable_slots, 4, 7,
-     0,
+     0, ze_zesDeviceEccConfigurable_ok_statuses, 1,
      ze_zesDeviceEccConfigurable_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceGetEccState", TRACER_STATUS_RESULT, ze_zesDeviceGetEccState_slots, 3, 6,
-     0,
+     0, ze_zesDeviceGetEccState_ok_statuses, 1,
      ze_zesDeviceGetEccState_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceSetEccState", TRACER_STATUS_RESULT, ze_zesDeviceSetEccState_slots, 4, 7,
-     1,
+     1, ze_zesDeviceSetEccState_ok_statuses, 1,
      ze_zesDeviceSetEccState_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumEngineGroups", TRACER_STATUS_RESULT, ze_zesDeviceEnumEngineGroups_slots, 5, 8,
-     1,
+     1, ze_zesDeviceEnumEngineGroups_ok_statuses, 1,
      ze_zesDeviceEnumEngineGroups_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesEngineGetProperties", TRACER_STATUS_RESULT, ze_zesEngineGetProperties_slots, 3, 6,
-     1,
+     1, ze_zesEngineGetProperties_ok_statuses, 1,
      ze_zesEngineGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesEngineGetActivity", TRACER_STATUS_RESULT, ze_zesEngineGetActivity_slots, 3, 6,
-     1,
+     1, ze_zesEngineGetActivity_ok_statuses, 1,
      ze_zesEngineGetActivity_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEventRegister", TRACER_STATUS_RESULT, ze_zesDeviceEventRegister_slots, 3, 6,
-     0,
+     0, ze_zesDeviceEventRegister_ok_statuses, 1,
      ze_zesDeviceEventRegister_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDriverEventListen", TRACER_STATUS_RESULT, ze_zesDriverEventListen_slots, 9, 12,
-     1,
+     1, ze_zesDriverEventListen_ok_statuses, 1,
      ze_zesDriverEventListen_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDriverEventListenEx", TRACER_STATUS_RESULT, ze_zesDriverEventListenEx_slots, 9, 12,
-     1,
+     1, ze_zesDriverEventListenEx_ok_statuses, 1,
      ze_zesDriverEventListenEx_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumFabricPorts", TRACER_STATUS_RESULT, ze_zesDeviceEnumFabricPorts_slots, 5, 8,
-     1,
+     1, ze_zesDeviceEnumFabricPorts_ok_statuses, 1,
      ze_zesDeviceEnumFabricPorts_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFabricPortGetProperties", TRACER_STATUS_RESULT, ze_zesFabricPortGetProperties_slots, 3, 6,
-     1,
+     1, ze_zesFabricPortGetProperties_ok_statuses, 1,
      ze_zesFabricPortGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFabricPortGetLinkType", TRACER_STATUS_RESULT, ze_zesFabricPortGetLinkType_slots, 3, 6,
-     1,
+     1, ze_zesFabricPortGetLinkType_ok_statuses, 1,
      ze_zesFabricPortGetLinkType_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFabricPortGetConfig", TRACER_STATUS_RESULT, ze_zesFabricPortGetConfig_slots, 3, 6,
-     1,
+     1, ze_zesFabricPortGetConfig_ok_statuses, 1,
      ze_zesFabricPortGetConfig_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFabricPortSetConfig", TRACER_STATUS_RESULT, ze_zesFabricPortSetConfig_slots, 3, 6,
-     1,
+     1, ze_zesFabricPortSetConfig_ok_statuses, 1,
      ze_zesFabricPortSetConfig_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFabricPortGetState", TRACER_STATUS_RESULT, ze_zesFabricPortGetState_slots, 3, 6,
-     1,
+     1, ze_zesFabricPortGetState_ok_statuses, 1,
      ze_zesFabricPortGetState_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFabricPortGetThroughput", TRACER_STATUS_RESULT, ze_zesFabricPortGetThroughput_slots, 3, 6,
-     1,
+     1, ze_zesFabricPortGetThroughput_ok_statuses, 1,
      ze_zesFabricPortGetThroughput_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumFans", TRACER_STATUS_RESULT, ze_zesDeviceEnumFans_slots, 5, 8,
-     1,
+     1, ze_zesDeviceEnumFans_ok_statuses, 1,
      ze_zesDeviceEnumFans_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFanGetProperties", TRACER_STATUS_RESULT, ze_zesFanGetProperties_slots, 3, 6,
-     1,
+     1, ze_zesFanGetProperties_ok_statuses, 1,
      ze_zesFanGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFanGetConfig", TRACER_STATUS_RESULT, ze_zesFanGetConfig_slots, 3, 6,
-     1,
+     1, ze_zesFanGetConfig_ok_statuses, 1,
      ze_zesFanGetConfig_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFanSetDefaultMode", TRACER_STATUS_RESULT, ze_zesFanSetDefaultMode_slots, 2, 5,
-     0,
+     0, ze_zesFanSetDefaultMode_ok_statuses, 1,
      ze_zesFanSetDefaultMode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFanSetFixedSpeedMode", TRACER_STATUS_RESULT, ze_zesFanSetFixedSpeedMode_slots, 3, 6,
-     1,
+     1, ze_zesFanSetFixedSpeedMode_ok_statuses, 1,
      ze_zesFanSetFixedSpeedMode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFanSetSpeedTableMode", TRACER_STATUS_RESULT, ze_zesFanSetSpeedTableMode_slots, 3, 6,
-     1,
+     1, ze_zesFanSetSpeedTableMode_ok_statuses, 1,
      ze_zesFanSetSpeedTableMode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFanGetState", TRACER_STATUS_RESULT, ze_zesFanGetState_slots, 5, 8,
-     0,
+     0, ze_zesFanGetState_ok_statuses, 1,
      ze_zesFanGetState_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumFirmwares", TRACER_STATUS_RESULT, ze_zesDeviceEnumFirmwares_slots, 5, 8,
-     1,
+     1, ze_zesDeviceEnumFirmwares_ok_statuses, 1,
      ze_zesDeviceEnumFirmwares_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFirmwareGetProperties", TRACER_STATUS_RESULT, ze_zesFirmwareGetProperties_slots, 3, 6,
-     1,
+     1, ze_zesFirmwareGetProperties_ok_statuses, 1,
      ze_zesFirmwareGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFirmwareFlash", TRACER_STATUS_RESULT, ze_zesFirmwareFlash_slots, 4, 7,
-     0,
+     0, ze_zesFirmwareFlash_ok_statuses, 1,
      ze_zesFirmwareFlash_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumFrequencyDomains", TRACER_STATUS_RESULT, ze_zesDeviceEnumFrequencyDomains_slots, 5, 8,
-     1,
+     1, ze_zesDeviceEnumFrequencyDomains_ok_statuses, 1,
      ze_zesDeviceEnumFrequencyDomains_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyGetProperties", TRACER_STATUS_RESULT, ze_zesFrequencyGetProperties_slots, 3, 6,
-     1,
+     1, ze_zesFrequencyGetProperties_ok_statuses, 1,
      ze_zesFrequencyGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyGetAvailableClocks", TRACER_STATUS_RESULT, ze_zesFrequencyGetAvailableClocks_slots, 5, 8,
-     1,
+     1, ze_zesFrequencyGetAvailableClocks_ok_statuses, 1,
      ze_zesFrequencyGetAvailableClocks_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyGetRange", TRACER_STATUS_RESULT, ze_zesFrequencyGetRange_slots, 3, 6,
-     1,
+     1, ze_zesFrequencyGetRange_ok_statuses, 1,
      ze_zesFrequencyGetRange_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencySetRange", TRACER_STATUS_RESULT, ze_zesFrequencySetRange_slots, 3, 6,
-     1,
+     1, ze_zesFrequencySetRange_ok_statuses, 1,
      ze_zesFrequencySetRange_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyGetState", TRACER_STATUS_RESULT, ze_zesFrequencyGetState_slots, 3, 6,
-     1,
+     1, ze_zesFrequencyGetState_ok_statuses, 1,
      ze_zesFrequencyGetState_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyGetThrottleTime", TRACER_STATUS_RESULT, ze_zesFrequencyGetThrottleTime_slots, 3, 6,
-     1,
+     1, ze_zesFrequencyGetThrottleTime_ok_statuses, 1,
      ze_zesFrequencyGetThrottleTime_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcGetCapabilities", TRACER_STATUS_RESULT, ze_zesFrequencyOcGetCapabilities_slots, 3, 6,
-     1,
+     1, ze_zesFrequencyOcGetCapabilities_ok_statuses, 1,
      ze_zesFrequencyOcGetCapabilities_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcGetFrequencyTarget", TRACER_STATUS_RESULT, ze_zesFrequencyOcGetFrequencyTarget_slots, 4, 7,
-     0,
+     0, ze_zesFrequencyOcGetFrequencyTarget_ok_statuses, 1,
      ze_zesFrequencyOcGetFrequencyTarget_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcSetFrequencyTarget", TRACER_STATUS_RESULT, ze_zesFrequencyOcSetFrequencyTarget_slots, 3, 6,
-     0,
+     0, ze_zesFrequencyOcSetFrequencyTarget_ok_statuses, 1,
      ze_zesFrequencyOcSetFrequencyTarget_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcGetVoltageTarget", TRACER_STATUS_RESULT, ze_zesFrequencyOcGetVoltageTarget_slots, 6, 9,
-     0,
+     0, ze_zesFrequencyOcGetVoltageTarget_ok_statuses, 1,
      ze_zesFrequencyOcGetVoltageTarget_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcSetVoltageTarget", TRACER_STATUS_RESULT, ze_zesFrequencyOcSetVoltageTarget_slots, 4, 7,
-     0,
+     0, ze_zesFrequencyOcSetVoltageTarget_ok_statuses, 1,
      ze_zesFrequencyOcSetVoltageTarget_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcSetMode", TRACER_STATUS_RESULT, ze_zesFrequencyOcSetMode_slots, 3, 6,
-     0,
+     0, ze_zesFrequencyOcSetMode_ok_statuses, 1,
      ze_zesFrequencyOcSetMode_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcGetMode", TRACER_STATUS_RESULT, ze_zesFrequencyOcGetMode_slots, 4, 7,
-     0,
+     0, ze_zesFrequencyOcGetMode_ok_statuses, 1,
      ze_zesFrequencyOcGetMode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcGetIccMax", TRACER_STATUS_RESULT, ze_zesFrequencyOcGetIccMax_slots, 4, 7,
-     0,
+     0, ze_zesFrequencyOcGetIccMax_ok_statuses, 1,
      ze_zesFrequencyOcGetIccMax_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcSetIccMax", TRACER_STATUS_RESULT, ze_zesFrequencyOcSetIccMax_slots, 3, 6,
-     0,
+     0, ze_zesFrequencyOcSetIccMax_ok_statuses, 1,
      ze_zesFrequencyOcSetIccMax_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcGetTjMax", TRACER_STATUS_RESULT, ze_zesFrequencyOcGetTjMax_slots, 4, 7,
-     0,
+     0, ze_zesFrequencyOcGetTjMax_ok_statuses, 1,
      ze_zesFrequencyOcGetTjMax_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcSetTjMax", TRACER_STATUS_RESULT, ze_zesFrequencyOcSetTjMax_slots, 3, 6,
-     0,
+     0, ze_zesFrequencyOcSetTjMax_ok_statuses, 1,
      ze_zesFrequencyOcSetTjMax_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumLeds", TRACER_STATUS_RESULT, ze_zesDeviceEnumLeds_slots, 5, 8,
-     1,
+     1, ze_zesDeviceEnumLeds_ok_statuses, 1,
      ze_zesDeviceEnumLeds_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesLedGetProperties", TRACER_STATUS_RESULT, ze_zesLedGetProperties_slots, 3, 6,
-     1,
+     1, ze_zesLedGetProperties_ok_statuses, 1,
      ze_zesLedGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesLedGetState", TRACER_STATUS_RESULT, ze_zesLedGetState_slots, 3, 6,
-     1,
+     1, ze_zesLedGetState_ok_statuses, 1,
      ze_zesLedGetState_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesLedSetState", TRACER_STATUS_RESULT, ze_zesLedSetState_slots, 3, 6,
-     0,
+     0, ze_zesLedSetState_ok_statuses, 1,
      ze_zesLedSetState_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesLedSetColor", TRACER_STATUS_RESULT, ze_zesLedSetColor_slots, 3, 6,
-     1,
+     1, ze_zesLedSetColor_ok_statuses, 1,
      ze_zesLedSetColor_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumMemoryModules", TRACER_STATUS_RESULT, ze_zesDeviceEnumMemoryModules_slots, 5, 8,
-     1,
+     1, ze_zesDeviceEnumMemoryModules_ok_statuses, 1,
      ze_zesDeviceEnumMemoryModules_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesMemoryGetProperties", TRACER_STATUS_RESULT, ze_zesMemoryGetProperties_slots, 3, 6,
-     1,
+     1, ze_zesMemoryGetProperties_ok_statuses, 1,
      ze_zesMemoryGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesMemoryGetState", TRACER_STATUS_RESULT, ze_zesMemoryGetState_slots, 3, 6,
-     1,
+     1, ze_zesMemoryGetState_ok_statuses, 1,
      ze_zesMemoryGetState_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesMemoryGetBandwidth", TRACER_STATUS_RESULT, ze_zesMemoryGetBandwidth_slots, 3, 6,
-     1,
+     1, ze_zesMemoryGetBandwidth_ok_statuses, 1,
      ze_zesMemoryGetBandwidth_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumPerformanceFactorDomains", TRACER_STATUS_RESULT, ze_zesDeviceEnumPerformanceFactorDomains_slots, 5, 8,
-     1,
+     1, ze_zesDeviceEnumPerformanceFactorDomains_ok_statuses, 1,
      ze_zesDeviceEnumPerformanceFactorDomains_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPerformanceFactorGetProperties", TRACER_STATUS_RESULT, ze_zesPerformanceFactorGetProperties_slots, 3, 6,
-     1,
+     1, ze_zesPerformanceFactorGetProperties_ok_statuses, 1,
      ze_zesPerformanceFactorGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPerformanceFactorGetConfig", TRACER_STATUS_RESULT, ze_zesPerformanceFactorGetConfig_slots, 4, 7,
-     0,
+     0, ze_zesPerformanceFactorGetConfig_ok_statuses, 1,
      ze_zesPerformanceFactorGetConfig_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPerformanceFactorSetConfig", TRACER_STATUS_RESULT, ze_zesPerformanceFactorSetConfig_slots, 3, 6,
-     0,
+     0, ze_zesPerformanceFactorSetConfig_ok_statuses, 1,
      ze_zesPerformanceFactorSetConfig_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumPowerDomains", TRACER_STATUS_RESULT, ze_zesDeviceEnumPowerDomains_slots, 5, 8,
-     1,
+     1, ze_zesDeviceEnumPowerDomains_ok_statuses, 1,
      ze_zesDeviceEnumPowerDomains_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceGetCardPowerDomain", TRACER_STATUS_RESULT, ze_zesDeviceGetCardPowerDomain_slots, 4, 7,
-     0,
+     0, ze_zesDeviceGetCardPowerDomain_ok_statuses, 1,
      ze_zesDeviceGetCardPowerDomain_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPowerGetProperties", TRACER_STATUS_RESULT, ze_zesPowerGetProperties_slots, 3, 6,
-     1,
+     1, ze_zesPowerGetProperties_ok_statuses, 1,
      ze_zesPowerGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPowerGetEnergyCounter", TRACER_STATUS_RESULT, ze_zesPowerGetEnergyCounter_slots, 3, 6,
-     1,
+     1, ze_zesPowerGetEnergyCounter_ok_statuses, 1,
      ze_zesPowerGetEnergyCounter_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPowerGetLimits", TRACER_STATUS_RESULT, ze_zesPowerGetLimits_slots, 5, 8,
-     3,
+     3, ze_zesPowerGetLimits_ok_statuses, 1,
      ze_zesPowerGetLimits_formats, 7,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPowerSetLimits", TRACER_STATUS_RESULT, ze_zesPowerSetLimits_slots, 5, 8,
-     3,
+     3, ze_zesPowerSetLimits_ok_statuses, 1,
      ze_zesPowerSetLimits_formats, 7,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPowerGetEnergyThreshold", TRACER_STATUS_RESULT, ze_zesPowerGetEnergyThreshold_slots, 3, 6,
-     1,
+     1, ze_zesPowerGetEnergyThreshold_ok_statuses, 1,
      ze_zesPowerGetEnergyThreshold_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPowerSetEnergyThreshold", TRACER_STATUS_RESULT, ze_zesPowerSetEnergyThreshold_slots, 3, 6,
-     0,
+     0, ze_zesPowerSetEnergyThreshold_ok_statuses, 1,
      ze_zesPowerSetEnergyThreshold_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumPsus", TRACER_STATUS_RESULT, ze_zesDeviceEnumPsus_slots, 5, 8,
-     1,
+     1, ze_zesDeviceEnumPsus_ok_statuses, 1,
      ze_zesDeviceEnumPsus_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPsuGetProperties", TRACER_STATUS_RESULT, ze_zesPsuGetProperties_slots, 3, 6,
-     1,
+     1, ze_zesPsuGetProperties_ok_statuses, 1,
      ze_zesPsuGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPsuGetState", TRACER_STATUS_RESULT, ze_zesPsuGetState_slots, 3, 6,
-     1,
+     1, ze_zesPsuGetState_ok_statuses, 1,
      ze_zesPsuGetState_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumRasErrorSets", TRACER_STATUS_RESULT, ze_zesDeviceEnumRasErrorSets_slots, 5, 8,
-     1,
+     1, ze_zesDeviceEnumRasErrorSets_ok_statuses, 1,
      ze_zesDeviceEnumRasErrorSets_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesRasGetProperties", TRACER_STATUS_RESULT, ze_zesRasGetProperties_slots, 3, 6,
-     1,
+     1, ze_zesRasGetProperties_ok_statuses, 1,
      ze_zesRasGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesRasGetConfig", TRACER_STATUS_RESULT, ze_zesRasGetConfig_slots, 3, 6,
-     1,
+     1, ze_zesRasGetConfig_ok_statuses, 1,
      ze_zesRasGetConfig_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesRasSetConfig", TRACER_STATUS_RESULT, ze_zesRasSetConfig_slots, 3, 6,
-     1,
+     1, ze_zesRasSetConfig_ok_statuses, 1,
      ze_zesRasSetConfig_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesRasGetState", TRACER_STATUS_RESULT, ze_zesRasGetState_slots, 4, 7,
-     1,
+     1, ze_zesRasGetState_ok_statuses, 1,
      ze_zesRasGetState_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumSchedulers", TRACER_STATUS_RESULT, ze_zesDeviceEnumSchedulers_slots, 5, 8,
-     1,
+     1, ze_zesDeviceEnumSchedulers_ok_statuses, 1,
      ze_zesDeviceEnumSchedulers_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesSchedulerGetProperties", TRACER_STATUS_RESULT, ze_zesSchedulerGetProperties_slots, 3, 6,
-     1,
+     1, ze_zesSchedulerGetProperties_ok_statuses, 1,
      ze_zesSchedulerGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesSchedulerGetCurrentMode", TRACER_STATUS_RESULT, ze_zesSchedulerGetCurrentMode_slots, 4, 7,
-     0,
+     0, ze_zesSchedulerGetCurrentMode_ok_statuses, 1,
      ze_zesSchedulerGetCurrentMode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesSchedulerGetTimeoutModeProperties", TRACER_STATUS_RESULT, ze_zesSchedulerGetTimeoutModeProperties_slots, 4, 7,
-     1,
+     1, ze_zesSchedulerGetTimeoutModeProperties_ok_statuses, 1,
      ze_zesSchedulerGetTimeoutModeProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesSchedulerGetTimesliceModeProperties", TRACER_STATUS_RESULT, ze_zesSchedulerGetTimesliceModeProperties_slots, 4, 7,
-     1,
+     1, ze_zesSchedulerGetTimesliceModeProperties_ok_statuses, 1,
      ze_zesSchedulerGetTimesliceModeProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesSchedulerSetTimeoutMode", TRACER_STATUS_RESULT, ze_zesSchedulerSetTimeoutMode_slots, 5, 8,
-     1,
+     1, ze_zesSchedulerSetTimeoutMode_ok_statuses, 1,
      ze_zesSchedulerSetTimeoutMode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesSchedulerSetTimesliceMode", TRACER_STATUS_RESULT, ze_zesSchedulerSetTimesliceMode_slots, 5, 8,
-     1,
+     1, ze_zesSchedulerSetTimesliceMode_ok_statuses, 1,
      ze_zesSchedulerSetTimesliceMode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesSchedulerSetExclusiveMode", TRACER_STATUS_RESULT, ze_zesSchedulerSetExclusiveMode_slots, 4, 7,
-     0,
+     0, ze_zesSchedulerSetExclusiveMode_ok_statuses, 1,
      ze_zesSchedulerSetExclusiveMode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesSchedulerSetComputeUnitDebugMode", TRACER_STATUS_RESULT, ze_zesSchedulerSetComputeUnitDebugMode_slots, 4, 7,
-     0,
+     0, ze_zesSchedulerSetComputeUnitDebugMode_ok_statuses, 1,
      ze_zesSchedulerSetComputeUnitDebugMode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumStandbyDomains", TRACER_STATUS_RESULT, ze_zesDeviceEnumStandbyDomains_slots, 5, 8,
-     1,
+     1, ze_zesDeviceEnumStandbyDomains_ok_statuses, 1,
      ze_zesDeviceEnumStandbyDomains_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesStandbyGetProperties", TRACER_STATUS_RESULT, ze_zesStandbyGetProperties_slots, 3, 6,
-     1,
+     1, ze_zesStandbyGetProperties_ok_statuses, 1,
      ze_zesStandbyGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesStandbyGetMode", TRACER_STATUS_RESULT, ze_zesStandbyGetMode_slots, 4, 7,
-     0,
+     0, ze_zesStandbyGetMode_ok_statuses, 1,
      ze_zesStandbyGetMode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesStandbySetMode", TRACER_STATUS_RESULT, ze_zesStandbySetMode_slots, 3, 6,
-     0,
+     0, ze_zesStandbySetMode_ok_statuses, 1,
      ze_zesStandbySetMode_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumTemperatureSensors", TRACER_STATUS_RESULT, ze_zesDeviceEnumTemperatureSensors_slots, 5, 8,
-     1,
+     1, ze_zesDeviceEnumTemperatureSensors_ok_statuses, 1,
      ze_zesDeviceEnumTemperatureSensors_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesTemperatureGetProperties", TRACER_STATUS_RESULT, ze_zesTemperatureGetProperties_slots, 3, 6,
-     1,
+     1, ze_zesTemperatureGetProperties_ok_statuses, 1,
      ze_zesTemperatureGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesTemperatureGetConfig", TRACER_STATUS_RESULT, ze_zesTemperatureGetConfig_slots, 3, 6,
-     1,
+     1, ze_zesTemperatureGetConfig_ok_statuses, 1,
      ze_zesTemperatureGetConfig_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesTemperatureSetConfig", TRACER_STATUS_RESULT, ze_zesTemperatureSetConfig_slots, 3, 6,
-     1,
+     1, ze_zesTemperatureSetConfig_ok_statuses, 1,
      ze_zesTemperatureSetConfig_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesTemperatureGetState", TRACER_STATUS_RESULT, ze_zesTemperatureGetState_slots, 4, 7,
-     0,
+     0, ze_zesTemperatureGetState_ok_statuses, 1,
      ze_zesTemperatureGetState_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPowerGetLimitsExt", TRACER_STATUS_RESULT, ze_zesPowerGetLimitsExt_slots, 5, 8,
-     1,
+     1, ze_zesPowerGetLimitsExt_ok_statuses, 1,
      ze_zesPowerGetLimitsExt_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPowerSetLimitsExt", TRACER_STATUS_RESULT, ze_zesPowerSetLimitsExt_slots, 4, 7,
-     1,
+     1, ze_zesPowerSetLimitsExt_ok_statuses, 1,
      ze_zesPowerSetLimitsExt_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetGlobalProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetGlobalProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetGlobalProcAddrTable_ok_statuses, 1,
      ze_zeGetGlobalProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetDriverProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetDriverProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetDriverProcAddrTable_ok_statuses, 1,
      ze_zeGetDriverProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetDeviceProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetDeviceProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetDeviceProcAddrTable_ok_statuses, 1,
      ze_zeGetDeviceProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetDeviceExpProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetDeviceExpProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetDeviceExpProcAddrTable_ok_statuses, 1,
      ze_zeGetDeviceExpProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetContextProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetContextProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetContextProcAddrTable_ok_statuses, 1,
      ze_zeGetContextProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetCommandQueueProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetCommandQueueProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetCommandQueueProcAddrTable_ok_statuses, 1,
      ze_zeGetCommandQueueProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetCommandListProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetCommandListProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetCommandListProcAddrTable_ok_statuses, 1,
      ze_zeGetCommandListProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetImageProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetImageProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetImageProcAddrTable_ok_statuses, 1,
      ze_zeGetImageProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetImageExpProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetImageExpProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetImageExpProcAddrTable_ok_statuses, 1,
      ze_zeGetImageExpProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetFenceProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetFenceProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetFenceProcAddrTable_ok_statuses, 1,
      ze_zeGetFenceProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetEventPoolProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetEventPoolProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetEventPoolProcAddrTable_ok_statuses, 1,
      ze_zeGetEventPoolProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetEventProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetEventProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetEventProcAddrTable_ok_statuses, 1,
      ze_zeGetEventProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetEventExpProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetEventExpProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetEventExpProcAddrTable_ok_statuses, 1,
      ze_zeGetEventExpProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetModuleProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetModuleProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetModuleProcAddrTable_ok_statuses, 1,
      ze_zeGetModuleProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetModuleBuildLogProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetModuleBuildLogProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetModuleBuildLogProcAddrTable_ok_statuses, 1,
      ze_zeGetModuleBuildLogProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetKernelProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetKernelProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetKernelProcAddrTable_ok_statuses, 1,
      ze_zeGetKernelProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetKernelExpProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetKernelExpProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetKernelExpProcAddrTable_ok_statuses, 1,
      ze_zeGetKernelExpProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetSamplerProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetSamplerProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetSamplerProcAddrTable_ok_statuses, 1,
      ze_zeGetSamplerProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetPhysicalMemProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetPhysicalMemProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetPhysicalMemProcAddrTable_ok_statuses, 1,
      ze_zeGetPhysicalMemProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetMemProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetMemProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetMemProcAddrTable_ok_statuses, 1,
      ze_zeGetMemProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetVirtualMemProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetVirtualMemProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetVirtualMemProcAddrTable_ok_statuses, 1,
      ze_zeGetVirtualMemProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetFabricVertexExpProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetFabricVertexExpProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetFabricVertexExpProcAddrTable_ok_statuses, 1,
      ze_zeGetFabricVertexExpProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetFabricEdgeExpProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetFabricEdgeExpProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zeGetFabricEdgeExpProcAddrTable_ok_statuses, 1,
      ze_zeGetFabricEdgeExpProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetDeviceProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetDeviceProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zetGetDeviceProcAddrTable_ok_statuses, 1,
      ze_zetGetDeviceProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetContextProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetContextProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zetGetContextProcAddrTable_ok_statuses, 1,
      ze_zetGetContextProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetCommandListProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetCommandListProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zetGetCommandListProcAddrTable_ok_statuses, 1,
      ze_zetGetCommandListProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetModuleProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetModuleProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zetGetModuleProcAddrTable_ok_statuses, 1,
      ze_zetGetModuleProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetKernelProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetKernelProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zetGetKernelProcAddrTable_ok_statuses, 1,
      ze_zetGetKernelProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetMetricGroupProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetMetricGroupProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zetGetMetricGroupProcAddrTable_ok_statuses, 1,
      ze_zetGetMetricGroupProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetMetricGroupExpProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetMetricGroupExpProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zetGetMetricGroupExpProcAddrTable_ok_statuses, 1,
      ze_zetGetMetricGroupExpProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetMetricProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetMetricProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zetGetMetricProcAddrTable_ok_statuses, 1,
      ze_zetGetMetricProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetMetricStreamerProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetMetricStreamerProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zetGetMetricStreamerProcAddrTable_ok_statuses, 1,
      ze_zetGetMetricStreamerProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetMetricQueryPoolProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetMetricQueryPoolProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zetGetMetricQueryPoolProcAddrTable_ok_statuses, 1,
      ze_zetGetMetricQueryPoolProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetMetricQueryProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetMetricQueryProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zetGetMetricQueryProcAddrTable_ok_statuses, 1,
      ze_zetGetMetricQueryProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetTracerExpProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetTracerExpProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zetGetTracerExpProcAddrTable_ok_statuses, 1,
      ze_zetGetTracerExpProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetDebugProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetDebugProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zetGetDebugProcAddrTable_ok_statuses, 1,
      ze_zetGetDebugProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetDriverProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetDriverProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zesGetDriverProcAddrTable_ok_statuses, 1,
      ze_zesGetDriverProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetDeviceProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetDeviceProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zesGetDeviceProcAddrTable_ok_statuses, 1,
      ze_zesGetDeviceProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetSchedulerProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetSchedulerProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zesGetSchedulerProcAddrTable_ok_statuses, 1,
      ze_zesGetSchedulerProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetPerformanceFactorProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetPerformanceFactorProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zesGetPerformanceFactorProcAddrTable_ok_statuses, 1,
      ze_zesGetPerformanceFactorProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetPowerProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetPowerProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zesGetPowerProcAddrTable_ok_statuses, 1,
      ze_zesGetPowerProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetFrequencyProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetFrequencyProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zesGetFrequencyProcAddrTable_ok_statuses, 1,
      ze_zesGetFrequencyProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetEngineProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetEngineProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zesGetEngineProcAddrTable_ok_statuses, 1,
      ze_zesGetEngineProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetStandbyProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetStandbyProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zesGetStandbyProcAddrTable_ok_statuses, 1,
      ze_zesGetStandbyProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetFirmwareProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetFirmwareProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zesGetFirmwareProcAddrTable_ok_statuses, 1,
      ze_zesGetFirmwareProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetMemoryProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetMemoryProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zesGetMemoryProcAddrTable_ok_statuses, 1,
      ze_zesGetMemoryProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetFabricPortProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetFabricPortProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zesGetFabricPortProcAddrTable_ok_statuses, 1,
      ze_zesGetFabricPortProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetTemperatureProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetTemperatureProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zesGetTemperatureProcAddrTable_ok_statuses, 1,
      ze_zesGetTemperatureProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetPsuProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetPsuProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zesGetPsuProcAddrTable_ok_statuses, 1,
      ze_zesGetPsuProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetFanProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetFanProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zesGetFanProcAddrTable_ok_statuses, 1,
      ze_zesGetFanProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetLedProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetLedProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zesGetLedProcAddrTable_ok_statuses, 1,
      ze_zesGetLedProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetRasProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetRasProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zesGetRasProcAddrTable_ok_statuses, 1,
      ze_zesGetRasProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetDiagnosticsProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetDiagnosticsProcAddrTable_slots, 3, 6,
-     1,
+     1, ze_zesGetDiagnosticsProcAddrTable_ok_statuses, 1,
      ze_zesGetDiagnosticsProcAddrTable_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zelLoaderGetVersions", TRACER_STATUS_RESULT, ze_zelLoaderGetVersions_slots, 4, 7,
-     0,
+     0, ze_zelLoaderGetVersions_ok_statuses, 1,
      ze_zelLoaderGetVersions_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zelLoaderTranslateHandle", TRACER_STATUS_RESULT, ze_zelLoaderTranslateHandle_slots, 5, 8,
-     0,
+     0, ze_zelLoaderTranslateHandle_ok_statuses, 1,
      ze_zelLoaderTranslateHandle_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zelTracerCreate", TRACER_STATUS_RESULT, ze_zelTracerCreate_slots, 4, 7,
-     1,
+     1, ze_zelTracerCreate_ok_statuses, 1,
      ze_zelTracerCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zelTracerDestroy", TRACER_STATUS_RESULT, ze_zelTracerDestroy_slots, 2, 5,
-     0,
+     0, ze_zelTracerDestroy_ok_statuses, 1,
      ze_zelTracerDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zelTracerSetPrologues", TRACER_STATUS_RESULT, ze_zelTracerSetPrologues_slots, 3, 6,
-     1,
+     1, ze_zelTracerSetPrologues_ok_statuses, 1,
      ze_zelTracerSetPrologues_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zelTracerSetEpilogues", TRACER_STATUS_RESULT, ze_zelTracerSetEpilogues_slots, 3, 6,
-     1,
+     1, ze_zelTracerSetEpilogues_ok_statuses, 1,
      ze_zelTracerSetEpilogues_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zelTracerSetEnabled", TRACER_STATUS_RESULT, ze_zelTracerSetEnabled_slots, 3, 6,
-     0,
+     0, ze_zelTracerSetEnabled_ok_statuses, 1,
      ze_zelTracerSetEnabled_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},

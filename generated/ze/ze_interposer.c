@@ -7,6 +7,7 @@
 #include "ze_args.h"
 #include "ze_tracepoints.h"
 #include "tracer_recording.h"
+#include "tracer_wrappers.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
  * on the same thread are not traced again: they are the library's own business. A call
@@ -379,6 +380,7 @@ static struct {
  * traced call (one from a signal handler, say) ever has to load anything. */
 __attribute__((constructor)) static void ze_resolve_loaded(void) {
   tracer_code_of((const void *)ze_nested, &ze_own_code);
+  tracer_interposer_register("libze_loader.so.1", (const void *)ze_nested);
   void *library = tracer_loaded_library("libze_loader.so.1");
   if (!library)
     return; /* resolved on first use, if the app ever loads it */
@@ -744,13 +746,13 @@ ze_result_t zeInit(ze_init_flags_t flags) {
         "libze_loader.so.1", "zeInit", (void **)&ze_real.zeInit);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -783,8 +785,8 @@ ze_result_t zeInit(ze_init_flags_t flags) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeInit_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeInit__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit))
     lttng_ust_tracepoint(lttng_ust_ze, zeInit, tracer_record);
   else
@@ -802,13 +804,13 @@ ze_result_t zeDriverGet(uint32_t *pCount, ze_driver_handle_t *phDrivers) {
         "libze_loader.so.1", "zeDriverGet", (void **)&ze_real.zeDriverGet);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCount, phDrivers);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -844,8 +846,8 @@ ze_result_t zeDriverGet(uint32_t *pCount, ze_driver_handle_t *phDrivers) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDriverGet_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDriverGet__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGet, tracer_record);
   else
@@ -863,13 +865,13 @@ ze_result_t zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_api_version_t *
         "libze_loader.so.1", "zeDriverGetApiVersion", (void **)&ze_real.zeDriverGetApiVersion);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, version);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -905,8 +907,8 @@ ze_result_t zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_api_version_t *
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.version ? (uint64_t)(*tracer_args.version) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetApiVersion_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetApiVersion__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetApiVersion, tracer_record);
   else
@@ -925,13 +927,13 @@ ze_result_t zeDriverGetProperties(ze_driver_handle_t hDriver,
         "libze_loader.so.1", "zeDriverGetProperties", (void **)&ze_real.zeDriverGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, pDriverProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -966,8 +968,8 @@ ze_result_t zeDriverGetProperties(ze_driver_handle_t hDriver,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetProperties, tracer_record);
   else
@@ -986,13 +988,13 @@ ze_result_t zeDriverGetIpcProperties(ze_driver_handle_t hDriver,
         "libze_loader.so.1", "zeDriverGetIpcProperties", (void **)&ze_real.zeDriverGetIpcProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, pIpcProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1027,8 +1029,8 @@ ze_result_t zeDriverGetIpcProperties(ze_driver_handle_t hDriver,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetIpcProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetIpcProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetIpcProperties, tracer_record);
   else
@@ -1047,13 +1049,13 @@ ze_result_t zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t 
         "libze_loader.so.1", "zeDriverGetExtensionProperties", (void **)&ze_real.zeDriverGetExtensionProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, pCount, pExtensionProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1092,8 +1094,8 @@ ze_result_t zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetExtensionProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetExtensionProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetExtensionProperties, tracer_record);
   else
@@ -1112,7 +1114,7 @@ ze_result_t zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver, cons
         "libze_loader.so.1", "zeDriverGetExtensionFunctionAddress", (void **)&ze_real.zeDriverGetExtensionFunctionAddress);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, name, ppFunctionAddress);
@@ -1140,8 +1142,8 @@ ze_result_t zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver, cons
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.ppFunctionAddress ? (uint64_t)(uintptr_t)(*tracer_args.ppFunctionAddress) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetExtensionFunctionAddress_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetExtensionFunctionAddress__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetExtensionFunctionAddress, tracer_record);
   else
@@ -1159,13 +1161,13 @@ ze_result_t zeDeviceGet(ze_driver_handle_t hDriver, uint32_t *pCount, ze_device_
         "libze_loader.so.1", "zeDeviceGet", (void **)&ze_real.zeDeviceGet);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, pCount, phDevices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1204,8 +1206,8 @@ ze_result_t zeDeviceGet(ze_driver_handle_t hDriver, uint32_t *pCount, ze_device_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGet_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGet__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGet, tracer_record);
   else
@@ -1224,13 +1226,13 @@ ze_result_t zeDeviceGetSubDevices(ze_device_handle_t hDevice, uint32_t *pCount,
         "libze_loader.so.1", "zeDeviceGetSubDevices", (void **)&ze_real.zeDeviceGetSubDevices);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phSubdevices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1269,8 +1271,8 @@ ze_result_t zeDeviceGetSubDevices(ze_device_handle_t hDevice, uint32_t *pCount,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetSubDevices_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetSubDevices__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetSubDevices, tracer_record);
   else
@@ -1289,13 +1291,13 @@ ze_result_t zeDeviceGetProperties(ze_device_handle_t hDevice,
         "libze_loader.so.1", "zeDeviceGetProperties", (void **)&ze_real.zeDeviceGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pDeviceProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1330,8 +1332,8 @@ ze_result_t zeDeviceGetProperties(ze_device_handle_t hDevice,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetProperties, tracer_record);
   else
@@ -1350,13 +1352,13 @@ ze_result_t zeDeviceGetComputeProperties(ze_device_handle_t hDevice,
         "libze_loader.so.1", "zeDeviceGetComputeProperties", (void **)&ze_real.zeDeviceGetComputeProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pComputeProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1391,8 +1393,8 @@ ze_result_t zeDeviceGetComputeProperties(ze_device_handle_t hDevice,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetComputeProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetComputeProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetComputeProperties, tracer_record);
   else
@@ -1411,13 +1413,13 @@ ze_result_t zeDeviceGetModuleProperties(ze_device_handle_t hDevice,
         "libze_loader.so.1", "zeDeviceGetModuleProperties", (void **)&ze_real.zeDeviceGetModuleProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pModuleProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1452,8 +1454,8 @@ ze_result_t zeDeviceGetModuleProperties(ze_device_handle_t hDevice,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetModuleProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetModuleProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetModuleProperties, tracer_record);
   else
@@ -1472,13 +1474,13 @@ ze_result_t zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, u
         "libze_loader.so.1", "zeDeviceGetCommandQueueGroupProperties", (void **)&ze_real.zeDeviceGetCommandQueueGroupProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pCommandQueueGroupProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1517,8 +1519,8 @@ ze_result_t zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, u
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties, tracer_record);
   else
@@ -1537,13 +1539,13 @@ ze_result_t zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t *pC
         "libze_loader.so.1", "zeDeviceGetMemoryProperties", (void **)&ze_real.zeDeviceGetMemoryProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pMemProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1582,8 +1584,8 @@ ze_result_t zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t *pC
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetMemoryProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetMemoryProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetMemoryProperties, tracer_record);
   else
@@ -1602,13 +1604,13 @@ ze_result_t zeDeviceGetMemoryAccessProperties(ze_device_handle_t hDevice,
         "libze_loader.so.1", "zeDeviceGetMemoryAccessProperties", (void **)&ze_real.zeDeviceGetMemoryAccessProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pMemAccessProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1643,8 +1645,8 @@ ze_result_t zeDeviceGetMemoryAccessProperties(ze_device_handle_t hDevice,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetMemoryAccessProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetMemoryAccessProperties, tracer_record);
   else
@@ -1663,13 +1665,13 @@ ze_result_t zeDeviceGetCacheProperties(ze_device_handle_t hDevice, uint32_t *pCo
         "libze_loader.so.1", "zeDeviceGetCacheProperties", (void **)&ze_real.zeDeviceGetCacheProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pCacheProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1708,8 +1710,8 @@ ze_result_t zeDeviceGetCacheProperties(ze_device_handle_t hDevice, uint32_t *pCo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetCacheProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetCacheProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetCacheProperties, tracer_record);
   else
@@ -1728,13 +1730,13 @@ ze_result_t zeDeviceGetImageProperties(ze_device_handle_t hDevice,
         "libze_loader.so.1", "zeDeviceGetImageProperties", (void **)&ze_real.zeDeviceGetImageProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pImageProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1769,8 +1771,8 @@ ze_result_t zeDeviceGetImageProperties(ze_device_handle_t hDevice,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetImageProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetImageProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetImageProperties, tracer_record);
   else
@@ -1789,13 +1791,13 @@ ze_result_t zeDeviceGetExternalMemoryProperties(ze_device_handle_t hDevice,
         "libze_loader.so.1", "zeDeviceGetExternalMemoryProperties", (void **)&ze_real.zeDeviceGetExternalMemoryProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pExternalMemoryProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1831,8 +1833,8 @@ ze_result_t zeDeviceGetExternalMemoryProperties(ze_device_handle_t hDevice,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetExternalMemoryProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetExternalMemoryProperties, tracer_record);
   else
@@ -1851,13 +1853,13 @@ ze_result_t zeDeviceGetP2PProperties(ze_device_handle_t hDevice, ze_device_handl
         "libze_loader.so.1", "zeDeviceGetP2PProperties", (void **)&ze_real.zeDeviceGetP2PProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, hPeerDevice, pP2PProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1895,8 +1897,8 @@ ze_result_t zeDeviceGetP2PProperties(ze_device_handle_t hDevice, ze_device_handl
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetP2PProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetP2PProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetP2PProperties, tracer_record);
   else
@@ -1915,13 +1917,13 @@ ze_result_t zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_device_handle_t
         "libze_loader.so.1", "zeDeviceCanAccessPeer", (void **)&ze_real.zeDeviceCanAccessPeer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, hPeerDevice, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1960,8 +1962,8 @@ ze_result_t zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_device_handle_t
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.value ? (uint64_t)(*tracer_args.value) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceCanAccessPeer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceCanAccessPeer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceCanAccessPeer, tracer_record);
   else
@@ -1979,13 +1981,13 @@ ze_result_t zeDeviceGetStatus(ze_device_handle_t hDevice) {
         "libze_loader.so.1", "zeDeviceGetStatus", (void **)&ze_real.zeDeviceGetStatus);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2018,8 +2020,8 @@ ze_result_t zeDeviceGetStatus(ze_device_handle_t hDevice) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetStatus_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetStatus__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetStatus, tracer_record);
   else
@@ -2038,13 +2040,13 @@ ze_result_t zeDeviceGetGlobalTimestamps(ze_device_handle_t hDevice, uint64_t *ho
         "libze_loader.so.1", "zeDeviceGetGlobalTimestamps", (void **)&ze_real.zeDeviceGetGlobalTimestamps);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, hostTimestamp, deviceTimestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2084,8 +2086,8 @@ ze_result_t zeDeviceGetGlobalTimestamps(ze_device_handle_t hDevice, uint64_t *ho
   tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.hostTimestamp ? (uint64_t)(*tracer_args.hostTimestamp) : 0;
   tracer_record[8] = tracer_args.deviceTimestamp ? (uint64_t)(*tracer_args.deviceTimestamp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetGlobalTimestamps_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetGlobalTimestamps, tracer_record);
   else
@@ -2104,13 +2106,13 @@ ze_result_t zeContextCreate(ze_driver_handle_t hDriver, const ze_context_desc_t 
         "libze_loader.so.1", "zeContextCreate", (void **)&ze_real.zeContextCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, desc, phContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2149,8 +2151,8 @@ ze_result_t zeContextCreate(ze_driver_handle_t hDriver, const ze_context_desc_t 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.phContext ? (uint64_t)(uintptr_t)(*tracer_args.phContext) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeContextCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeContextCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextCreate, tracer_record);
   else
@@ -2170,13 +2172,13 @@ ze_result_t zeContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_
         "libze_loader.so.1", "zeContextCreateEx", (void **)&ze_real.zeContextCreateEx);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, desc, numDevices, phDevices, phContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2220,8 +2222,8 @@ ze_result_t zeContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.phContext ? (uint64_t)(uintptr_t)(*tracer_args.phContext) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeContextCreateEx_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeContextCreateEx__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextCreateEx, tracer_record);
   else
@@ -2239,7 +2241,7 @@ ze_result_t zeContextDestroy(ze_context_handle_t hContext) {
         "libze_loader.so.1", "zeContextDestroy", (void **)&ze_real.zeContextDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext);
@@ -2261,8 +2263,8 @@ ze_result_t zeContextDestroy(ze_context_handle_t hContext) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeContextDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeContextDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextDestroy, tracer_record);
   else
@@ -2280,13 +2282,13 @@ ze_result_t zeContextGetStatus(ze_context_handle_t hContext) {
         "libze_loader.so.1", "zeContextGetStatus", (void **)&ze_real.zeContextGetStatus);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2319,8 +2321,8 @@ ze_result_t zeContextGetStatus(ze_context_handle_t hContext) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeContextGetStatus_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeContextGetStatus__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextGetStatus, tracer_record);
   else
@@ -2340,13 +2342,13 @@ ze_result_t zeCommandQueueCreate(ze_context_handle_t hContext, ze_device_handle_
         "libze_loader.so.1", "zeCommandQueueCreate", (void **)&ze_real.zeCommandQueueCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phCommandQueue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2387,8 +2389,8 @@ ze_result_t zeCommandQueueCreate(ze_context_handle_t hContext, ze_device_handle_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.phCommandQueue ? (uint64_t)(uintptr_t)(*tracer_args.phCommandQueue) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueCreate, tracer_record);
   else
@@ -2406,13 +2408,13 @@ ze_result_t zeCommandQueueDestroy(ze_command_queue_handle_t hCommandQueue) {
         "libze_loader.so.1", "zeCommandQueueDestroy", (void **)&ze_real.zeCommandQueueDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2445,8 +2447,8 @@ ze_result_t zeCommandQueueDestroy(ze_command_queue_handle_t hCommandQueue) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueDestroy, tracer_record);
   else
@@ -2467,7 +2469,7 @@ ze_result_t zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t hCommand
         "libze_loader.so.1", "zeCommandQueueExecuteCommandLists", (void **)&ze_real.zeCommandQueueExecuteCommandLists);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue, numCommandLists, phCommandLists, hFence);
@@ -2496,8 +2498,8 @@ ze_result_t zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t hCommand
   ze_hook_zeCommandQueueExecuteCommandLists_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueExecuteCommandLists_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueExecuteCommandLists__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueExecuteCommandLists, tracer_record);
   else
@@ -2515,7 +2517,7 @@ ze_result_t zeCommandQueueSynchronize(ze_command_queue_handle_t hCommandQueue, u
         "libze_loader.so.1", "zeCommandQueueSynchronize", (void **)&ze_real.zeCommandQueueSynchronize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue, timeout);
@@ -2539,8 +2541,8 @@ ze_result_t zeCommandQueueSynchronize(ze_command_queue_handle_t hCommandQueue, u
   ze_hook_zeCommandQueueSynchronize_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueSynchronize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueSynchronize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueSynchronize, tracer_record);
   else
@@ -2560,7 +2562,7 @@ ze_result_t zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t
         "libze_loader.so.1", "zeCommandListCreate", (void **)&ze_real.zeCommandListCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phCommandList);
@@ -2590,8 +2592,8 @@ ze_result_t zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(30, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.phCommandList ? (uint64_t)(uintptr_t)(*tracer_args.phCommandList) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListCreate, tracer_record);
   else
@@ -2611,7 +2613,7 @@ ze_result_t zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device
         "libze_loader.so.1", "zeCommandListCreateImmediate", (void **)&ze_real.zeCommandListCreateImmediate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, altdesc, phCommandList);
@@ -2641,8 +2643,8 @@ ze_result_t zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(31, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.phCommandList ? (uint64_t)(uintptr_t)(*tracer_args.phCommandList) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListCreateImmediate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListCreateImmediate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListCreateImmediate, tracer_record);
   else
@@ -2660,7 +2662,7 @@ ze_result_t zeCommandListDestroy(ze_command_list_handle_t hCommandList) {
         "libze_loader.so.1", "zeCommandListDestroy", (void **)&ze_real.zeCommandListDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
@@ -2682,8 +2684,8 @@ ze_result_t zeCommandListDestroy(ze_command_list_handle_t hCommandList) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListDestroy, tracer_record);
   else
@@ -2701,13 +2703,13 @@ ze_result_t zeCommandListClose(ze_command_list_handle_t hCommandList) {
         "libze_loader.so.1", "zeCommandListClose", (void **)&ze_real.zeCommandListClose);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2740,8 +2742,8 @@ ze_result_t zeCommandListClose(ze_command_list_handle_t hCommandList) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListClose_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListClose__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListClose, tracer_record);
   else
@@ -2759,7 +2761,7 @@ ze_result_t zeCommandListReset(ze_command_list_handle_t hCommandList) {
         "libze_loader.so.1", "zeCommandListReset", (void **)&ze_real.zeCommandListReset);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
@@ -2781,8 +2783,8 @@ ze_result_t zeCommandListReset(ze_command_list_handle_t hCommandList) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListReset_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListReset__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListReset, tracer_record);
   else
@@ -2804,13 +2806,13 @@ ze_result_t zeCommandListAppendWriteGlobalTimestamp(ze_command_list_handle_t hCo
         "libze_loader.so.1", "zeCommandListAppendWriteGlobalTimestamp", (void **)&ze_real.zeCommandListAppendWriteGlobalTimestamp);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2854,8 +2856,8 @@ ze_result_t zeCommandListAppendWriteGlobalTimestamp(ze_command_list_handle_t hCo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.dstptr ? (uint64_t)(*tracer_args.dstptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp, tracer_record);
   else
@@ -2875,13 +2877,13 @@ ze_result_t zeCommandListAppendBarrier(ze_command_list_handle_t hCommandList,
         "libze_loader.so.1", "zeCommandListAppendBarrier", (void **)&ze_real.zeCommandListAppendBarrier);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2921,8 +2923,8 @@ ze_result_t zeCommandListAppendBarrier(ze_command_list_handle_t hCommandList,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendBarrier_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendBarrier__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendBarrier, tracer_record);
   else
@@ -2945,14 +2947,14 @@ ze_result_t zeCommandListAppendMemoryRangesBarrier(ze_command_list_handle_t hCom
         "libze_loader.so.1", "zeCommandListAppendMemoryRangesBarrier", (void **)&ze_real.zeCommandListAppendMemoryRangesBarrier);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numRanges, pRangeSizes, pRanges, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3001,8 +3003,8 @@ ze_result_t zeCommandListAppendMemoryRangesBarrier(ze_command_list_handle_t hCom
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier, tracer_record);
   else
@@ -3020,13 +3022,13 @@ ze_result_t zeContextSystemBarrier(ze_context_handle_t hContext, ze_device_handl
         "libze_loader.so.1", "zeContextSystemBarrier", (void **)&ze_real.zeContextSystemBarrier);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3061,8 +3063,8 @@ ze_result_t zeContextSystemBarrier(ze_context_handle_t hContext, ze_device_handl
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeContextSystemBarrier_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeContextSystemBarrier__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextSystemBarrier, tracer_record);
   else
@@ -3083,7 +3085,7 @@ ze_result_t zeCommandListAppendMemoryCopy(ze_command_list_handle_t hCommandList,
         "libze_loader.so.1", "zeCommandListAppendMemoryCopy", (void **)&ze_real.zeCommandListAppendMemoryCopy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, srcptr, size, hSignalEvent, numWaitEvents,
@@ -3132,8 +3134,8 @@ ze_result_t zeCommandListAppendMemoryCopy(ze_command_list_handle_t hCommandList,
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(39, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryCopy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryCopy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryCopy, tracer_record);
   else
@@ -3154,7 +3156,7 @@ ze_result_t zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList,
         "libze_loader.so.1", "zeCommandListAppendMemoryFill", (void **)&ze_real.zeCommandListAppendMemoryFill);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, ptr, pattern, pattern_size, size, hSignalEvent, numWaitEvents,
@@ -3204,8 +3206,8 @@ ze_result_t zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList,
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(40, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryFill_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryFill__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryFill, tracer_record);
   else
@@ -3231,7 +3233,7 @@ ze_result_t zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hComman
         "libze_loader.so.1", "zeCommandListAppendMemoryCopyRegion", (void **)&ze_real.zeCommandListAppendMemoryCopyRegion);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, dstRegion, dstPitch, dstSlicePitch, srcptr, srcRegion,
@@ -3291,8 +3293,8 @@ ze_result_t zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hComman
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion, tracer_record);
   else
@@ -3315,7 +3317,7 @@ ze_result_t zeCommandListAppendMemoryCopyFromContext(ze_command_list_handle_t hC
         "libze_loader.so.1", "zeCommandListAppendMemoryCopyFromContext", (void **)&ze_real.zeCommandListAppendMemoryCopyFromContext);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hContextSrc, srcptr, size, hSignalEvent, numWaitEvents,
@@ -3365,8 +3367,8 @@ ze_result_t zeCommandListAppendMemoryCopyFromContext(ze_command_list_handle_t hC
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(42, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext, tracer_record);
   else
@@ -3387,14 +3389,14 @@ ze_result_t zeCommandListAppendImageCopy(ze_command_list_handle_t hCommandList,
         "libze_loader.so.1", "zeCommandListAppendImageCopy", (void **)&ze_real.zeCommandListAppendImageCopy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDstImage, hSrcImage, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3440,8 +3442,8 @@ ze_result_t zeCommandListAppendImageCopy(ze_command_list_handle_t hCommandList,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopy, tracer_record);
   else
@@ -3466,14 +3468,14 @@ ze_result_t zeCommandListAppendImageCopyRegion(ze_command_list_handle_t hCommand
         "libze_loader.so.1", "zeCommandListAppendImageCopyRegion", (void **)&ze_real.zeCommandListAppendImageCopyRegion);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDstImage, hSrcImage, pDstRegion, pSrcRegion, hSignalEvent,
                        numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3524,8 +3526,8 @@ ze_result_t zeCommandListAppendImageCopyRegion(ze_command_list_handle_t hCommand
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyRegion_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyRegion, tracer_record);
   else
@@ -3548,14 +3550,14 @@ ze_result_t zeCommandListAppendImageCopyToMemory(ze_command_list_handle_t hComma
         "libze_loader.so.1", "zeCommandListAppendImageCopyToMemory", (void **)&ze_real.zeCommandListAppendImageCopyToMemory);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hSrcImage, pSrcRegion, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3604,8 +3606,8 @@ ze_result_t zeCommandListAppendImageCopyToMemory(ze_command_list_handle_t hComma
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyToMemory_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyToMemory, tracer_record);
   else
@@ -3628,14 +3630,14 @@ ze_result_t zeCommandListAppendImageCopyFromMemory(ze_command_list_handle_t hCom
         "libze_loader.so.1", "zeCommandListAppendImageCopyFromMemory", (void **)&ze_real.zeCommandListAppendImageCopyFromMemory);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDstImage, srcptr, pDstRegion, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3684,8 +3686,8 @@ ze_result_t zeCommandListAppendImageCopyFromMemory(ze_command_list_handle_t hCom
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory, tracer_record);
   else
@@ -3704,13 +3706,13 @@ ze_result_t zeCommandListAppendMemoryPrefetch(ze_command_list_handle_t hCommandL
         "libze_loader.so.1", "zeCommandListAppendMemoryPrefetch", (void **)&ze_real.zeCommandListAppendMemoryPrefetch);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3748,8 +3750,8 @@ ze_result_t zeCommandListAppendMemoryPrefetch(ze_command_list_handle_t hCommandL
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryPrefetch_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryPrefetch, tracer_record);
   else
@@ -3769,13 +3771,13 @@ ze_result_t zeCommandListAppendMemAdvise(ze_command_list_handle_t hCommandList,
         "libze_loader.so.1", "zeCommandListAppendMemAdvise", (void **)&ze_real.zeCommandListAppendMemAdvise);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDevice, ptr, size, advice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3817,8 +3819,8 @@ ze_result_t zeCommandListAppendMemAdvise(ze_command_list_handle_t hCommandList,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemAdvise_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemAdvise__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemAdvise, tracer_record);
   else
@@ -3838,7 +3840,7 @@ ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_
         "libze_loader.so.1", "zeEventPoolCreate", (void **)&ze_real.zeEventPoolCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, desc, numDevices, phDevices, phEventPool);
@@ -3871,8 +3873,8 @@ ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.phEventPool ? (uint64_t)(uintptr_t)(*tracer_args.phEventPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolCreate, tracer_record);
   else
@@ -3890,13 +3892,13 @@ ze_result_t zeEventPoolDestroy(ze_event_pool_handle_t hEventPool) {
         "libze_loader.so.1", "zeEventPoolDestroy", (void **)&ze_real.zeEventPoolDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3929,8 +3931,8 @@ ze_result_t zeEventPoolDestroy(ze_event_pool_handle_t hEventPool) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolDestroy, tracer_record);
   else
@@ -3949,13 +3951,13 @@ ze_result_t zeEventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc
         "libze_loader.so.1", "zeEventCreate", (void **)&ze_real.zeEventCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEventPool, desc, phEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3994,8 +3996,8 @@ ze_result_t zeEventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.phEvent ? (uint64_t)(uintptr_t)(*tracer_args.phEvent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeEventCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeEventCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventCreate, tracer_record);
   else
@@ -4013,13 +4015,13 @@ ze_result_t zeEventDestroy(ze_event_handle_t hEvent) {
         "libze_loader.so.1", "zeEventDestroy", (void **)&ze_real.zeEventDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4052,8 +4054,8 @@ ze_result_t zeEventDestroy(ze_event_handle_t hEvent) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeEventDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeEventDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventDestroy, tracer_record);
   else
@@ -4072,13 +4074,13 @@ ze_result_t zeEventPoolGetIpcHandle(ze_event_pool_handle_t hEventPool,
         "libze_loader.so.1", "zeEventPoolGetIpcHandle", (void **)&ze_real.zeEventPoolGetIpcHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEventPool, phIpc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4113,8 +4115,8 @@ ze_result_t zeEventPoolGetIpcHandle(ze_event_pool_handle_t hEventPool,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolGetIpcHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolGetIpcHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolGetIpcHandle, tracer_record);
   else
@@ -4133,13 +4135,13 @@ ze_result_t zeEventPoolOpenIpcHandle(ze_context_handle_t hContext, ze_ipc_event_
         "libze_loader.so.1", "zeEventPoolOpenIpcHandle", (void **)&ze_real.zeEventPoolOpenIpcHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hIpc, phEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4177,8 +4179,8 @@ ze_result_t zeEventPoolOpenIpcHandle(ze_context_handle_t hContext, ze_ipc_event_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.phEventPool ? (uint64_t)(uintptr_t)(*tracer_args.phEventPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolOpenIpcHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolOpenIpcHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolOpenIpcHandle, tracer_record);
   else
@@ -4196,13 +4198,13 @@ ze_result_t zeEventPoolCloseIpcHandle(ze_event_pool_handle_t hEventPool) {
         "libze_loader.so.1", "zeEventPoolCloseIpcHandle", (void **)&ze_real.zeEventPoolCloseIpcHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4235,8 +4237,8 @@ ze_result_t zeEventPoolCloseIpcHandle(ze_event_pool_handle_t hEventPool) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(55, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolCloseIpcHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolCloseIpcHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolCloseIpcHandle, tracer_record);
   else
@@ -4255,13 +4257,13 @@ ze_result_t zeCommandListAppendSignalEvent(ze_command_list_handle_t hCommandList
         "libze_loader.so.1", "zeCommandListAppendSignalEvent", (void **)&ze_real.zeCommandListAppendSignalEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4296,8 +4298,8 @@ ze_result_t zeCommandListAppendSignalEvent(ze_command_list_handle_t hCommandList
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendSignalEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendSignalEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendSignalEvent, tracer_record);
   else
@@ -4316,13 +4318,13 @@ ze_result_t zeCommandListAppendWaitOnEvents(ze_command_list_handle_t hCommandLis
         "libze_loader.so.1", "zeCommandListAppendWaitOnEvents", (void **)&ze_real.zeCommandListAppendWaitOnEvents);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numEvents, phEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4360,8 +4362,8 @@ ze_result_t zeCommandListAppendWaitOnEvents(ze_command_list_handle_t hCommandLis
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendWaitOnEvents_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendWaitOnEvents, tracer_record);
   else
@@ -4379,13 +4381,13 @@ ze_result_t zeEventHostSignal(ze_event_handle_t hEvent) {
         "libze_loader.so.1", "zeEventHostSignal", (void **)&ze_real.zeEventHostSignal);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4418,8 +4420,8 @@ ze_result_t zeEventHostSignal(ze_event_handle_t hEvent) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeEventHostSignal_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeEventHostSignal__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventHostSignal, tracer_record);
   else
@@ -4437,7 +4439,7 @@ ze_result_t zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
         "libze_loader.so.1", "zeEventHostSynchronize", (void **)&ze_real.zeEventHostSynchronize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent, timeout);
@@ -4461,8 +4463,8 @@ ze_result_t zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
   ze_hook_zeEventHostSynchronize_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeEventHostSynchronize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeEventHostSynchronize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventHostSynchronize, tracer_record);
   else
@@ -4480,7 +4482,7 @@ ze_result_t zeEventQueryStatus(ze_event_handle_t hEvent) {
         "libze_loader.so.1", "zeEventQueryStatus", (void **)&ze_real.zeEventQueryStatus);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent);
@@ -4502,8 +4504,8 @@ ze_result_t zeEventQueryStatus(ze_event_handle_t hEvent) {
   ze_hook_zeEventQueryStatus_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(60, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryStatus_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryStatus__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryStatus, tracer_record);
   else
@@ -4522,13 +4524,13 @@ ze_result_t zeCommandListAppendEventReset(ze_command_list_handle_t hCommandList,
         "libze_loader.so.1", "zeCommandListAppendEventReset", (void **)&ze_real.zeCommandListAppendEventReset);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4563,8 +4565,8 @@ ze_result_t zeCommandListAppendEventReset(ze_command_list_handle_t hCommandList,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendEventReset_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendEventReset__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendEventReset, tracer_record);
   else
@@ -4582,13 +4584,13 @@ ze_result_t zeEventHostReset(ze_event_handle_t hEvent) {
         "libze_loader.so.1", "zeEventHostReset", (void **)&ze_real.zeEventHostReset);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4621,8 +4623,8 @@ ze_result_t zeEventHostReset(ze_event_handle_t hEvent) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeEventHostReset_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeEventHostReset__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventHostReset, tracer_record);
   else
@@ -4641,13 +4643,13 @@ ze_result_t zeEventQueryKernelTimestamp(ze_event_handle_t hEvent,
         "libze_loader.so.1", "zeEventQueryKernelTimestamp", (void **)&ze_real.zeEventQueryKernelTimestamp);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent, dstptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4682,8 +4684,8 @@ ze_result_t zeEventQueryKernelTimestamp(ze_event_handle_t hEvent,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(63, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryKernelTimestamp_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryKernelTimestamp__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryKernelTimestamp, tracer_record);
   else
@@ -4707,14 +4709,14 @@ ze_result_t zeCommandListAppendQueryKernelTimestamps(ze_command_list_handle_t hC
         "libze_loader.so.1", "zeCommandListAppendQueryKernelTimestamps", (void **)&ze_real.zeCommandListAppendQueryKernelTimestamps);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numEvents, phEvents, dstptr, pOffsets, hSignalEvent,
                        numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4765,8 +4767,8 @@ ze_result_t zeCommandListAppendQueryKernelTimestamps(ze_command_list_handle_t hC
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps, tracer_record);
   else
@@ -4785,13 +4787,13 @@ ze_result_t zeFenceCreate(ze_command_queue_handle_t hCommandQueue, const ze_fenc
         "libze_loader.so.1", "zeFenceCreate", (void **)&ze_real.zeFenceCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue, desc, phFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4830,8 +4832,8 @@ ze_result_t zeFenceCreate(ze_command_queue_handle_t hCommandQueue, const ze_fenc
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.phFence ? (uint64_t)(uintptr_t)(*tracer_args.phFence) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeFenceCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeFenceCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceCreate, tracer_record);
   else
@@ -4849,13 +4851,13 @@ ze_result_t zeFenceDestroy(ze_fence_handle_t hFence) {
         "libze_loader.so.1", "zeFenceDestroy", (void **)&ze_real.zeFenceDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4888,8 +4890,8 @@ ze_result_t zeFenceDestroy(ze_fence_handle_t hFence) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeFenceDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeFenceDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceDestroy, tracer_record);
   else
@@ -4907,7 +4909,7 @@ ze_result_t zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout) {
         "libze_loader.so.1", "zeFenceHostSynchronize", (void **)&ze_real.zeFenceHostSynchronize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFence, timeout);
@@ -4931,8 +4933,8 @@ ze_result_t zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout) {
   ze_hook_zeFenceHostSynchronize_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeFenceHostSynchronize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeFenceHostSynchronize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceHostSynchronize, tracer_record);
   else
@@ -4950,13 +4952,13 @@ ze_result_t zeFenceQueryStatus(ze_fence_handle_t hFence) {
         "libze_loader.so.1", "zeFenceQueryStatus", (void **)&ze_real.zeFenceQueryStatus);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4989,8 +4991,8 @@ ze_result_t zeFenceQueryStatus(ze_fence_handle_t hFence) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeFenceQueryStatus_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeFenceQueryStatus__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceQueryStatus, tracer_record);
   else
@@ -5008,13 +5010,13 @@ ze_result_t zeFenceReset(ze_fence_handle_t hFence) {
         "libze_loader.so.1", "zeFenceReset", (void **)&ze_real.zeFenceReset);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5047,8 +5049,8 @@ ze_result_t zeFenceReset(ze_fence_handle_t hFence) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeFenceReset_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeFenceReset__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceReset, tracer_record);
   else
@@ -5067,13 +5069,13 @@ ze_result_t zeImageGetProperties(ze_device_handle_t hDevice, const ze_image_desc
         "libze_loader.so.1", "zeImageGetProperties", (void **)&ze_real.zeImageGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, desc, pImageProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5111,8 +5113,8 @@ ze_result_t zeImageGetProperties(ze_device_handle_t hDevice, const ze_image_desc
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeImageGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeImageGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageGetProperties, tracer_record);
   else
@@ -5131,13 +5133,13 @@ ze_result_t zeImageCreate(ze_context_handle_t hContext, ze_device_handle_t hDevi
         "libze_loader.so.1", "zeImageCreate", (void **)&ze_real.zeImageCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5178,8 +5180,8 @@ ze_result_t zeImageCreate(ze_context_handle_t hContext, ze_device_handle_t hDevi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.phImage ? (uint64_t)(uintptr_t)(*tracer_args.phImage) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeImageCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeImageCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageCreate, tracer_record);
   else
@@ -5197,13 +5199,13 @@ ze_result_t zeImageDestroy(ze_image_handle_t hImage) {
         "libze_loader.so.1", "zeImageDestroy", (void **)&ze_real.zeImageDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5236,8 +5238,8 @@ ze_result_t zeImageDestroy(ze_image_handle_t hImage) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeImageDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeImageDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageDestroy, tracer_record);
   else
@@ -5258,7 +5260,7 @@ ze_result_t zeMemAllocShared(ze_context_handle_t hContext,
         "libze_loader.so.1", "zeMemAllocShared", (void **)&ze_real.zeMemAllocShared);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, device_desc, host_desc, size, alignment, hDevice, pptr);
@@ -5296,8 +5298,8 @@ ze_result_t zeMemAllocShared(ze_context_handle_t hContext,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(73, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocShared_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocShared__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocShared, tracer_record);
   else
@@ -5317,7 +5319,7 @@ ze_result_t zeMemAllocDevice(ze_context_handle_t hContext,
         "libze_loader.so.1", "zeMemAllocDevice", (void **)&ze_real.zeMemAllocDevice);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, device_desc, size, alignment, hDevice, pptr);
@@ -5352,8 +5354,8 @@ ze_result_t zeMemAllocDevice(ze_context_handle_t hContext,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(74, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocDevice_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocDevice__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocDevice, tracer_record);
   else
@@ -5372,7 +5374,7 @@ ze_result_t zeMemAllocHost(ze_context_handle_t hContext, const ze_host_mem_alloc
         "libze_loader.so.1", "zeMemAllocHost", (void **)&ze_real.zeMemAllocHost);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, host_desc, size, alignment, pptr);
@@ -5405,8 +5407,8 @@ ze_result_t zeMemAllocHost(ze_context_handle_t hContext, const ze_host_mem_alloc
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(75, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocHost_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocHost__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocHost, tracer_record);
   else
@@ -5424,7 +5426,7 @@ ze_result_t zeMemFree(ze_context_handle_t hContext, void *ptr) {
         "libze_loader.so.1", "zeMemFree", (void **)&ze_real.zeMemFree);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr);
@@ -5448,8 +5450,8 @@ ze_result_t zeMemFree(ze_context_handle_t hContext, void *ptr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(76, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeMemFree_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeMemFree__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemFree, tracer_record);
   else
@@ -5469,13 +5471,13 @@ ze_result_t zeMemGetAllocProperties(ze_context_handle_t hContext, const void *pt
         "libze_loader.so.1", "zeMemGetAllocProperties", (void **)&ze_real.zeMemGetAllocProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, pMemAllocProperties, phDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5516,8 +5518,8 @@ ze_result_t zeMemGetAllocProperties(ze_context_handle_t hContext, const void *pt
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(77, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.phDevice ? (uint64_t)(uintptr_t)(*tracer_args.phDevice) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeMemGetAllocProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeMemGetAllocProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemGetAllocProperties, tracer_record);
   else
@@ -5536,13 +5538,13 @@ ze_result_t zeMemGetAddressRange(ze_context_handle_t hContext, const void *ptr, 
         "libze_loader.so.1", "zeMemGetAddressRange", (void **)&ze_real.zeMemGetAddressRange);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, pBase, pSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5584,8 +5586,8 @@ ze_result_t zeMemGetAddressRange(ze_context_handle_t hContext, const void *ptr, 
   tracer_record[3] = tracer_record_call(78, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pBase ? (uint64_t)(uintptr_t)(*tracer_args.pBase) : 0;
   tracer_record[9] = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeMemGetAddressRange_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeMemGetAddressRange__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemGetAddressRange, tracer_record);
   else
@@ -5604,13 +5606,13 @@ ze_result_t zeMemGetIpcHandle(ze_context_handle_t hContext, const void *ptr,
         "libze_loader.so.1", "zeMemGetIpcHandle", (void **)&ze_real.zeMemGetIpcHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, pIpcHandle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5648,8 +5650,8 @@ ze_result_t zeMemGetIpcHandle(ze_context_handle_t hContext, const void *ptr,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(79, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeMemGetIpcHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeMemGetIpcHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemGetIpcHandle, tracer_record);
   else
@@ -5668,13 +5670,13 @@ ze_result_t zeMemOpenIpcHandle(ze_context_handle_t hContext, ze_device_handle_t 
         "libze_loader.so.1", "zeMemOpenIpcHandle", (void **)&ze_real.zeMemOpenIpcHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, handle, flags, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5716,8 +5718,8 @@ ze_result_t zeMemOpenIpcHandle(ze_context_handle_t hContext, ze_device_handle_t 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(80, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeMemOpenIpcHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeMemOpenIpcHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemOpenIpcHandle, tracer_record);
   else
@@ -5735,13 +5737,13 @@ ze_result_t zeMemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr) {
         "libze_loader.so.1", "zeMemCloseIpcHandle", (void **)&ze_real.zeMemCloseIpcHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5776,8 +5778,8 @@ ze_result_t zeMemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeMemCloseIpcHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeMemCloseIpcHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemCloseIpcHandle, tracer_record);
   else
@@ -5797,13 +5799,13 @@ ze_result_t zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDev
         "libze_loader.so.1", "zeModuleCreate", (void **)&ze_real.zeModuleCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phModule, phBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5848,8 +5850,8 @@ ze_result_t zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDev
   tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.phModule ? (uint64_t)(uintptr_t)(*tracer_args.phModule) : 0;
   tracer_record[10] = tracer_args.phBuildLog ? (uint64_t)(uintptr_t)(*tracer_args.phBuildLog) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeModuleCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeModuleCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleCreate, tracer_record);
   else
@@ -5867,13 +5869,13 @@ ze_result_t zeModuleDestroy(ze_module_handle_t hModule) {
         "libze_loader.so.1", "zeModuleDestroy", (void **)&ze_real.zeModuleDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5906,8 +5908,8 @@ ze_result_t zeModuleDestroy(ze_module_handle_t hModule) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(83, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeModuleDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeModuleDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleDestroy, tracer_record);
   else
@@ -5926,13 +5928,13 @@ ze_result_t zeModuleDynamicLink(uint32_t numModules, ze_module_handle_t *phModul
         "libze_loader.so.1", "zeModuleDynamicLink", (void **)&ze_real.zeModuleDynamicLink);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numModules, phModules, phLinkLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5971,8 +5973,8 @@ ze_result_t zeModuleDynamicLink(uint32_t numModules, ze_module_handle_t *phModul
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.phLinkLog ? (uint64_t)(uintptr_t)(*tracer_args.phLinkLog) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeModuleDynamicLink_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeModuleDynamicLink__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleDynamicLink, tracer_record);
   else
@@ -5990,13 +5992,13 @@ ze_result_t zeModuleBuildLogDestroy(ze_module_build_log_handle_t hModuleBuildLog
         "libze_loader.so.1", "zeModuleBuildLogDestroy", (void **)&ze_real.zeModuleBuildLogDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModuleBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6029,8 +6031,8 @@ ze_result_t zeModuleBuildLogDestroy(ze_module_build_log_handle_t hModuleBuildLog
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(85, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeModuleBuildLogDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeModuleBuildLogDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleBuildLogDestroy, tracer_record);
   else
@@ -6049,13 +6051,13 @@ ze_result_t zeModuleBuildLogGetString(ze_module_build_log_handle_t hModuleBuildL
         "libze_loader.so.1", "zeModuleBuildLogGetString", (void **)&ze_real.zeModuleBuildLogGetString);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModuleBuildLog, pSize, pBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6095,8 +6097,8 @@ ze_result_t zeModuleBuildLogGetString(ze_module_build_log_handle_t hModuleBuildL
   tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record[8] = tracer_args.pBuildLog ? (uint64_t)(int64_t)(*tracer_args.pBuildLog) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeModuleBuildLogGetString_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeModuleBuildLogGetString__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleBuildLogGetString, tracer_record);
   else
@@ -6115,13 +6117,13 @@ ze_result_t zeModuleGetNativeBinary(ze_module_handle_t hModule, size_t *pSize,
         "libze_loader.so.1", "zeModuleGetNativeBinary", (void **)&ze_real.zeModuleGetNativeBinary);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, pSize, pModuleNativeBinary);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6161,8 +6163,8 @@ ze_result_t zeModuleGetNativeBinary(ze_module_handle_t hModule, size_t *pSize,
   tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record[8] = tracer_args.pModuleNativeBinary ? (uint64_t)(*tracer_args.pModuleNativeBinary) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetNativeBinary_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetNativeBinary__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetNativeBinary, tracer_record);
   else
@@ -6181,13 +6183,13 @@ ze_result_t zeModuleGetGlobalPointer(ze_module_handle_t hModule, const char *pGl
         "libze_loader.so.1", "zeModuleGetGlobalPointer", (void **)&ze_real.zeModuleGetGlobalPointer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, pGlobalName, pSize, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6229,8 +6231,8 @@ ze_result_t zeModuleGetGlobalPointer(ze_module_handle_t hModule, const char *pGl
   tracer_record[3] = tracer_record_call(88, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record[9] = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetGlobalPointer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetGlobalPointer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetGlobalPointer, tracer_record);
   else
@@ -6248,13 +6250,13 @@ ze_result_t zeModuleGetKernelNames(ze_module_handle_t hModule, uint32_t *pCount,
         "libze_loader.so.1", "zeModuleGetKernelNames", (void **)&ze_real.zeModuleGetKernelNames);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, pCount, pNames);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6293,8 +6295,8 @@ ze_result_t zeModuleGetKernelNames(ze_module_handle_t hModule, uint32_t *pCount,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetKernelNames_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetKernelNames__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetKernelNames, tracer_record);
   else
@@ -6313,13 +6315,13 @@ ze_result_t zeModuleGetProperties(ze_module_handle_t hModule,
         "libze_loader.so.1", "zeModuleGetProperties", (void **)&ze_real.zeModuleGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, pModuleProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6354,8 +6356,8 @@ ze_result_t zeModuleGetProperties(ze_module_handle_t hModule,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetProperties, tracer_record);
   else
@@ -6374,7 +6376,7 @@ ze_result_t zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t *d
         "libze_loader.so.1", "zeKernelCreate", (void **)&ze_real.zeKernelCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, desc, phKernel);
@@ -6402,8 +6404,8 @@ ze_result_t zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t *d
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(91, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.phKernel ? (uint64_t)(uintptr_t)(*tracer_args.phKernel) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeKernelCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeKernelCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelCreate, tracer_record);
   else
@@ -6421,13 +6423,13 @@ ze_result_t zeKernelDestroy(ze_kernel_handle_t hKernel) {
         "libze_loader.so.1", "zeKernelDestroy", (void **)&ze_real.zeKernelDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6460,8 +6462,8 @@ ze_result_t zeKernelDestroy(ze_kernel_handle_t hKernel) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeKernelDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeKernelDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelDestroy, tracer_record);
   else
@@ -6480,13 +6482,13 @@ ze_result_t zeModuleGetFunctionPointer(ze_module_handle_t hModule, const char *p
         "libze_loader.so.1", "zeModuleGetFunctionPointer", (void **)&ze_real.zeModuleGetFunctionPointer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, pFunctionName, pfnFunction);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6525,8 +6527,8 @@ ze_result_t zeModuleGetFunctionPointer(ze_module_handle_t hModule, const char *p
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pfnFunction ? (uint64_t)(uintptr_t)(*tracer_args.pfnFunction) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetFunctionPointer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetFunctionPointer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetFunctionPointer, tracer_record);
   else
@@ -6545,13 +6547,13 @@ ze_result_t zeKernelSetGroupSize(ze_kernel_handle_t hKernel, uint32_t groupSizeX
         "libze_loader.so.1", "zeKernelSetGroupSize", (void **)&ze_real.zeKernelSetGroupSize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, groupSizeX, groupSizeY, groupSizeZ);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6591,8 +6593,8 @@ ze_result_t zeKernelSetGroupSize(ze_kernel_handle_t hKernel, uint32_t groupSizeX
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetGroupSize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetGroupSize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetGroupSize, tracer_record);
   else
@@ -6613,14 +6615,14 @@ ze_result_t zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint32_t global
         "libze_loader.so.1", "zeKernelSuggestGroupSize", (void **)&ze_real.zeKernelSuggestGroupSize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, globalSizeX, globalSizeY, globalSizeZ, groupSizeX, groupSizeY,
                        groupSizeZ);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6672,8 +6674,8 @@ ze_result_t zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint32_t global
   tracer_record[11] = tracer_args.groupSizeX ? (uint64_t)(*tracer_args.groupSizeX) : 0;
   tracer_record[12] = tracer_args.groupSizeY ? (uint64_t)(*tracer_args.groupSizeY) : 0;
   tracer_record[13] = tracer_args.groupSizeZ ? (uint64_t)(*tracer_args.groupSizeZ) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeKernelSuggestGroupSize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeKernelSuggestGroupSize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSuggestGroupSize, tracer_record);
   else
@@ -6692,13 +6694,13 @@ ze_result_t zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_handle_t hKernel,
         "libze_loader.so.1", "zeKernelSuggestMaxCooperativeGroupCount", (void **)&ze_real.zeKernelSuggestMaxCooperativeGroupCount);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, totalGroupCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6734,8 +6736,8 @@ ze_result_t zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_handle_t hKernel,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.totalGroupCount ? (uint64_t)(*tracer_args.totalGroupCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount, tracer_record);
   else
@@ -6754,13 +6756,13 @@ ze_result_t zeKernelSetArgumentValue(ze_kernel_handle_t hKernel, uint32_t argInd
         "libze_loader.so.1", "zeKernelSetArgumentValue", (void **)&ze_real.zeKernelSetArgumentValue);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, argIndex, argSize, pArgValue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6800,8 +6802,8 @@ ze_result_t zeKernelSetArgumentValue(ze_kernel_handle_t hKernel, uint32_t argInd
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(97, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetArgumentValue_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetArgumentValue__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetArgumentValue, tracer_record);
   else
@@ -6820,13 +6822,13 @@ ze_result_t zeKernelSetIndirectAccess(ze_kernel_handle_t hKernel,
         "libze_loader.so.1", "zeKernelSetIndirectAccess", (void **)&ze_real.zeKernelSetIndirectAccess);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6861,8 +6863,8 @@ ze_result_t zeKernelSetIndirectAccess(ze_kernel_handle_t hKernel,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(98, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetIndirectAccess_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetIndirectAccess__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetIndirectAccess, tracer_record);
   else
@@ -6881,13 +6883,13 @@ ze_result_t zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel,
         "libze_loader.so.1", "zeKernelGetIndirectAccess", (void **)&ze_real.zeKernelGetIndirectAccess);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, pFlags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6923,8 +6925,8 @@ ze_result_t zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pFlags ? (uint64_t)(*tracer_args.pFlags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetIndirectAccess_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetIndirectAccess__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetIndirectAccess, tracer_record);
   else
@@ -6942,13 +6944,13 @@ ze_result_t zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel, uint32_t *pS
         "libze_loader.so.1", "zeKernelGetSourceAttributes", (void **)&ze_real.zeKernelGetSourceAttributes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, pSize, pString);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6988,8 +6990,8 @@ ze_result_t zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel, uint32_t *pS
   tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record[8] = tracer_args.pString ? (uint64_t)(uintptr_t)(*tracer_args.pString) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetSourceAttributes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetSourceAttributes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetSourceAttributes, tracer_record);
   else
@@ -7007,13 +7009,13 @@ ze_result_t zeKernelSetCacheConfig(ze_kernel_handle_t hKernel, ze_cache_config_f
         "libze_loader.so.1", "zeKernelSetCacheConfig", (void **)&ze_real.zeKernelSetCacheConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7048,8 +7050,8 @@ ze_result_t zeKernelSetCacheConfig(ze_kernel_handle_t hKernel, ze_cache_config_f
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetCacheConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetCacheConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetCacheConfig, tracer_record);
   else
@@ -7068,13 +7070,13 @@ ze_result_t zeKernelGetProperties(ze_kernel_handle_t hKernel,
         "libze_loader.so.1", "zeKernelGetProperties", (void **)&ze_real.zeKernelGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, pKernelProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7109,8 +7111,8 @@ ze_result_t zeKernelGetProperties(ze_kernel_handle_t hKernel,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetProperties, tracer_record);
   else
@@ -7128,13 +7130,13 @@ ze_result_t zeKernelGetName(ze_kernel_handle_t hKernel, size_t *pSize, char *pNa
         "libze_loader.so.1", "zeKernelGetName", (void **)&ze_real.zeKernelGetName);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, pSize, pName);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7173,8 +7175,8 @@ ze_result_t zeKernelGetName(ze_kernel_handle_t hKernel, size_t *pSize, char *pNa
   tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record[8] = tracer_args.pName ? (uint64_t)(int64_t)(*tracer_args.pName) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetName_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetName__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetName, tracer_record);
   else
@@ -7196,7 +7198,7 @@ ze_result_t zeCommandListAppendLaunchKernel(ze_command_list_handle_t hCommandLis
         "libze_loader.so.1", "zeCommandListAppendLaunchKernel", (void **)&ze_real.zeCommandListAppendLaunchKernel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents,
@@ -7241,8 +7243,8 @@ ze_result_t zeCommandListAppendLaunchKernel(ze_command_list_handle_t hCommandLis
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(104, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchKernel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchKernel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchKernel, tracer_record);
   else
@@ -7265,7 +7267,7 @@ ze_result_t zeCommandListAppendLaunchCooperativeKernel(ze_command_list_handle_t 
         "libze_loader.so.1", "zeCommandListAppendLaunchCooperativeKernel", (void **)&ze_real.zeCommandListAppendLaunchCooperativeKernel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents,
@@ -7310,8 +7312,8 @@ ze_result_t zeCommandListAppendLaunchCooperativeKernel(ze_command_list_handle_t 
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(105, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel, tracer_record);
   else
@@ -7334,7 +7336,7 @@ ze_result_t zeCommandListAppendLaunchKernelIndirect(ze_command_list_handle_t hCo
         "libze_loader.so.1", "zeCommandListAppendLaunchKernelIndirect", (void **)&ze_real.zeCommandListAppendLaunchKernelIndirect);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hKernel, pLaunchArgumentsBuffer, hSignalEvent, numWaitEvents,
@@ -7380,8 +7382,8 @@ ze_result_t zeCommandListAppendLaunchKernelIndirect(ze_command_list_handle_t hCo
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(106, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect, tracer_record);
   else
@@ -7406,14 +7408,14 @@ ze_result_t zeCommandListAppendLaunchMultipleKernelsIndirect(ze_command_list_han
         "libze_loader.so.1", "zeCommandListAppendLaunchMultipleKernelsIndirect", (void **)&ze_real.zeCommandListAppendLaunchMultipleKernelsIndirect);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numKernels, phKernels, pCountBuffer, pLaunchArgumentsBuffer,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7465,8 +7467,8 @@ ze_result_t zeCommandListAppendLaunchMultipleKernelsIndirect(ze_command_list_han
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect, tracer_record);
   else
@@ -7485,13 +7487,13 @@ ze_result_t zeContextMakeMemoryResident(ze_context_handle_t hContext, ze_device_
         "libze_loader.so.1", "zeContextMakeMemoryResident", (void **)&ze_real.zeContextMakeMemoryResident);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7531,8 +7533,8 @@ ze_result_t zeContextMakeMemoryResident(ze_context_handle_t hContext, ze_device_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeContextMakeMemoryResident_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeContextMakeMemoryResident__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextMakeMemoryResident, tracer_record);
   else
@@ -7551,13 +7553,13 @@ ze_result_t zeContextEvictMemory(ze_context_handle_t hContext, ze_device_handle_
         "libze_loader.so.1", "zeContextEvictMemory", (void **)&ze_real.zeContextEvictMemory);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7597,8 +7599,8 @@ ze_result_t zeContextEvictMemory(ze_context_handle_t hContext, ze_device_handle_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeContextEvictMemory_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeContextEvictMemory__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextEvictMemory, tracer_record);
   else
@@ -7617,13 +7619,13 @@ ze_result_t zeContextMakeImageResident(ze_context_handle_t hContext, ze_device_h
         "libze_loader.so.1", "zeContextMakeImageResident", (void **)&ze_real.zeContextMakeImageResident);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7661,8 +7663,8 @@ ze_result_t zeContextMakeImageResident(ze_context_handle_t hContext, ze_device_h
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeContextMakeImageResident_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeContextMakeImageResident__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextMakeImageResident, tracer_record);
   else
@@ -7681,13 +7683,13 @@ ze_result_t zeContextEvictImage(ze_context_handle_t hContext, ze_device_handle_t
         "libze_loader.so.1", "zeContextEvictImage", (void **)&ze_real.zeContextEvictImage);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7725,8 +7727,8 @@ ze_result_t zeContextEvictImage(ze_context_handle_t hContext, ze_device_handle_t
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeContextEvictImage_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeContextEvictImage__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextEvictImage, tracer_record);
   else
@@ -7745,13 +7747,13 @@ ze_result_t zeSamplerCreate(ze_context_handle_t hContext, ze_device_handle_t hDe
         "libze_loader.so.1", "zeSamplerCreate", (void **)&ze_real.zeSamplerCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phSampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7792,8 +7794,8 @@ ze_result_t zeSamplerCreate(ze_context_handle_t hContext, ze_device_handle_t hDe
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.phSampler ? (uint64_t)(uintptr_t)(*tracer_args.phSampler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeSamplerCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeSamplerCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeSamplerCreate, tracer_record);
   else
@@ -7811,13 +7813,13 @@ ze_result_t zeSamplerDestroy(ze_sampler_handle_t hSampler) {
         "libze_loader.so.1", "zeSamplerDestroy", (void **)&ze_real.zeSamplerDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hSampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7850,8 +7852,8 @@ ze_result_t zeSamplerDestroy(ze_sampler_handle_t hSampler) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(113, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeSamplerDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeSamplerDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeSamplerDestroy, tracer_record);
   else
@@ -7870,13 +7872,13 @@ ze_result_t zeVirtualMemReserve(ze_context_handle_t hContext, const void *pStart
         "libze_loader.so.1", "zeVirtualMemReserve", (void **)&ze_real.zeVirtualMemReserve);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, pStart, size, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7917,8 +7919,8 @@ ze_result_t zeVirtualMemReserve(ze_context_handle_t hContext, const void *pStart
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemReserve_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemReserve__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemReserve, tracer_record);
   else
@@ -7936,13 +7938,13 @@ ze_result_t zeVirtualMemFree(ze_context_handle_t hContext, const void *ptr, size
         "libze_loader.so.1", "zeVirtualMemFree", (void **)&ze_real.zeVirtualMemFree);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7979,8 +7981,8 @@ ze_result_t zeVirtualMemFree(ze_context_handle_t hContext, const void *ptr, size
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemFree_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemFree__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemFree, tracer_record);
   else
@@ -7999,13 +8001,13 @@ ze_result_t zeVirtualMemQueryPageSize(ze_context_handle_t hContext, ze_device_ha
         "libze_loader.so.1", "zeVirtualMemQueryPageSize", (void **)&ze_real.zeVirtualMemQueryPageSize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, size, pagesize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8046,8 +8048,8 @@ ze_result_t zeVirtualMemQueryPageSize(ze_context_handle_t hContext, ze_device_ha
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pagesize ? (uint64_t)(*tracer_args.pagesize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemQueryPageSize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemQueryPageSize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemQueryPageSize, tracer_record);
   else
@@ -8067,13 +8069,13 @@ ze_result_t zePhysicalMemCreate(ze_context_handle_t hContext, ze_device_handle_t
         "libze_loader.so.1", "zePhysicalMemCreate", (void **)&ze_real.zePhysicalMemCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phPhysicalMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8114,8 +8116,8 @@ ze_result_t zePhysicalMemCreate(ze_context_handle_t hContext, ze_device_handle_t
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.phPhysicalMemory ? (uint64_t)(uintptr_t)(*tracer_args.phPhysicalMemory) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zePhysicalMemCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zePhysicalMemCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zePhysicalMemCreate, tracer_record);
   else
@@ -8134,13 +8136,13 @@ ze_result_t zePhysicalMemDestroy(ze_context_handle_t hContext,
         "libze_loader.so.1", "zePhysicalMemDestroy", (void **)&ze_real.zePhysicalMemDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hPhysicalMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8175,8 +8177,8 @@ ze_result_t zePhysicalMemDestroy(ze_context_handle_t hContext,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zePhysicalMemDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zePhysicalMemDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zePhysicalMemDestroy, tracer_record);
   else
@@ -8196,13 +8198,13 @@ ze_result_t zeVirtualMemMap(ze_context_handle_t hContext, const void *ptr, size_
         "libze_loader.so.1", "zeVirtualMemMap", (void **)&ze_real.zeVirtualMemMap);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size, hPhysicalMemory, offset, access);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8247,8 +8249,8 @@ ze_result_t zeVirtualMemMap(ze_context_handle_t hContext, const void *ptr, size_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemMap_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemMap__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemMap, tracer_record);
   else
@@ -8266,13 +8268,13 @@ ze_result_t zeVirtualMemUnmap(ze_context_handle_t hContext, const void *ptr, siz
         "libze_loader.so.1", "zeVirtualMemUnmap", (void **)&ze_real.zeVirtualMemUnmap);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8309,8 +8311,8 @@ ze_result_t zeVirtualMemUnmap(ze_context_handle_t hContext, const void *ptr, siz
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemUnmap_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemUnmap__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemUnmap, tracer_record);
   else
@@ -8329,13 +8331,13 @@ ze_result_t zeVirtualMemSetAccessAttribute(ze_context_handle_t hContext, const v
         "libze_loader.so.1", "zeVirtualMemSetAccessAttribute", (void **)&ze_real.zeVirtualMemSetAccessAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size, access);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8375,8 +8377,8 @@ ze_result_t zeVirtualMemSetAccessAttribute(ze_context_handle_t hContext, const v
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemSetAccessAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemSetAccessAttribute, tracer_record);
   else
@@ -8396,13 +8398,13 @@ ze_result_t zeVirtualMemGetAccessAttribute(ze_context_handle_t hContext, const v
         "libze_loader.so.1", "zeVirtualMemGetAccessAttribute", (void **)&ze_real.zeVirtualMemGetAccessAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size, access, outSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8446,8 +8448,8 @@ ze_result_t zeVirtualMemGetAccessAttribute(ze_context_handle_t hContext, const v
   tracer_record[3] = tracer_record_call(122, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.access ? (uint64_t)(*tracer_args.access) : 0;
   tracer_record[10] = tracer_args.outSize ? (uint64_t)(*tracer_args.outSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemGetAccessAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemGetAccessAttribute, tracer_record);
   else
@@ -8466,13 +8468,13 @@ ze_result_t zeKernelSetGlobalOffsetExp(ze_kernel_handle_t hKernel, uint32_t offs
         "libze_loader.so.1", "zeKernelSetGlobalOffsetExp", (void **)&ze_real.zeKernelSetGlobalOffsetExp);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, offsetX, offsetY, offsetZ);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8512,8 +8514,8 @@ ze_result_t zeKernelSetGlobalOffsetExp(ze_kernel_handle_t hKernel, uint32_t offs
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(123, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetGlobalOffsetExp_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetGlobalOffsetExp, tracer_record);
   else
@@ -8532,13 +8534,13 @@ ze_result_t zeDeviceReserveCacheExt(ze_device_handle_t hDevice, size_t cacheLeve
         "libze_loader.so.1", "zeDeviceReserveCacheExt", (void **)&ze_real.zeDeviceReserveCacheExt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, cacheLevel, cacheReservationSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8576,8 +8578,8 @@ ze_result_t zeDeviceReserveCacheExt(ze_device_handle_t hDevice, size_t cacheLeve
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(124, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceReserveCacheExt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceReserveCacheExt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceReserveCacheExt, tracer_record);
   else
@@ -8596,13 +8598,13 @@ ze_result_t zeDeviceSetCacheAdviceExt(ze_device_handle_t hDevice, void *ptr, siz
         "libze_loader.so.1", "zeDeviceSetCacheAdviceExt", (void **)&ze_real.zeDeviceSetCacheAdviceExt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, ptr, regionSize, cacheRegion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8642,8 +8644,8 @@ ze_result_t zeDeviceSetCacheAdviceExt(ze_device_handle_t hDevice, void *ptr, siz
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(125, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceSetCacheAdviceExt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceSetCacheAdviceExt, tracer_record);
   else
@@ -8662,13 +8664,13 @@ ze_result_t zeEventQueryTimestampsExp(ze_event_handle_t hEvent, ze_device_handle
         "libze_loader.so.1", "zeEventQueryTimestampsExp", (void **)&ze_real.zeEventQueryTimestampsExp);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent, hDevice, pCount, pTimestamps);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8709,8 +8711,8 @@ ze_result_t zeEventQueryTimestampsExp(ze_event_handle_t hEvent, ze_device_handle
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(126, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryTimestampsExp_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryTimestampsExp__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryTimestampsExp, tracer_record);
   else
@@ -8729,13 +8731,13 @@ ze_result_t zeImageGetMemoryPropertiesExp(ze_image_handle_t hImage,
         "libze_loader.so.1", "zeImageGetMemoryPropertiesExp", (void **)&ze_real.zeImageGetMemoryPropertiesExp);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hImage, pMemoryProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8770,8 +8772,8 @@ ze_result_t zeImageGetMemoryPropertiesExp(ze_image_handle_t hImage,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(127, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeImageGetMemoryPropertiesExp_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageGetMemoryPropertiesExp, tracer_record);
   else
@@ -8791,13 +8793,13 @@ ze_result_t zeImageViewCreateExp(ze_context_handle_t hContext, ze_device_handle_
         "libze_loader.so.1", "zeImageViewCreateExp", (void **)&ze_real.zeImageViewCreateExp);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, hImage, phImageView);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8841,8 +8843,8 @@ ze_result_t zeImageViewCreateExp(ze_context_handle_t hContext, ze_device_handle_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(128, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.phImageView ? (uint64_t)(uintptr_t)(*tracer_args.phImageView) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeImageViewCreateExp_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeImageViewCreateExp__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageViewCreateExp, tracer_record);
   else
@@ -8861,13 +8863,13 @@ ze_result_t zeKernelSchedulingHintExp(ze_kernel_handle_t hKernel,
         "libze_loader.so.1", "zeKernelSchedulingHintExp", (void **)&ze_real.zeKernelSchedulingHintExp);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, pHint);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8902,8 +8904,8 @@ ze_result_t zeKernelSchedulingHintExp(ze_kernel_handle_t hKernel,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(129, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeKernelSchedulingHintExp_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeKernelSchedulingHintExp__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSchedulingHintExp, tracer_record);
   else
@@ -8922,13 +8924,13 @@ ze_result_t zeDevicePciGetPropertiesExt(ze_device_handle_t hDevice,
         "libze_loader.so.1", "zeDevicePciGetPropertiesExt", (void **)&ze_real.zeDevicePciGetPropertiesExt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pPciProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8963,8 +8965,8 @@ ze_result_t zeDevicePciGetPropertiesExt(ze_device_handle_t hDevice,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(130, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDevicePciGetPropertiesExt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDevicePciGetPropertiesExt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt))
     lttng_ust_tracepoint(lttng_ust_ze, zeDevicePciGetPropertiesExt, tracer_record);
   else
@@ -8988,14 +8990,14 @@ ze_result_t zeCommandListAppendImageCopyToMemoryExt(ze_command_list_handle_t hCo
         "libze_loader.so.1", "zeCommandListAppendImageCopyToMemoryExt", (void **)&ze_real.zeCommandListAppendImageCopyToMemoryExt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hSrcImage, pSrcRegion, destRowPitch, destSlicePitch,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9049,8 +9051,8 @@ ze_result_t zeCommandListAppendImageCopyToMemoryExt(ze_command_list_handle_t hCo
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(131, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt, tracer_record);
   else
@@ -9075,14 +9077,14 @@ ze_result_t zeCommandListAppendImageCopyFromMemoryExt(ze_command_list_handle_t h
         "libze_loader.so.1", "zeCommandListAppendImageCopyFromMemoryExt", (void **)&ze_real.zeCommandListAppendImageCopyFromMemoryExt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDstImage, srcptr, pDstRegion, srcRowPitch, srcSlicePitch,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9136,8 +9138,8 @@ ze_result_t zeCommandListAppendImageCopyFromMemoryExt(ze_command_list_handle_t h
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(132, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt, tracer_record);
   else
@@ -9156,13 +9158,13 @@ ze_result_t zeImageGetAllocPropertiesExt(ze_context_handle_t hContext, ze_image_
         "libze_loader.so.1", "zeImageGetAllocPropertiesExt", (void **)&ze_real.zeImageGetAllocPropertiesExt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hImage, pImageAllocProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9200,8 +9202,8 @@ ze_result_t zeImageGetAllocPropertiesExt(ze_context_handle_t hContext, ze_image_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(133, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeImageGetAllocPropertiesExt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeImageGetAllocPropertiesExt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageGetAllocPropertiesExt, tracer_record);
   else
@@ -9221,13 +9223,13 @@ ze_result_t zeModuleInspectLinkageExt(ze_linkage_inspection_ext_desc_t *pInspect
         "libze_loader.so.1", "zeModuleInspectLinkageExt", (void **)&ze_real.zeModuleInspectLinkageExt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pInspectDesc, numModules, phModules, phLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9268,8 +9270,8 @@ ze_result_t zeModuleInspectLinkageExt(ze_linkage_inspection_ext_desc_t *pInspect
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(134, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.phLog ? (uint64_t)(uintptr_t)(*tracer_args.phLog) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeModuleInspectLinkageExt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeModuleInspectLinkageExt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleInspectLinkageExt, tracer_record);
   else
@@ -9288,13 +9290,13 @@ ze_result_t zeMemFreeExt(ze_context_handle_t hContext,
         "libze_loader.so.1", "zeMemFreeExt", (void **)&ze_real.zeMemFreeExt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, pMemFreeDesc, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9332,8 +9334,8 @@ ze_result_t zeMemFreeExt(ze_context_handle_t hContext,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(135, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeMemFreeExt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeMemFreeExt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemFreeExt, tracer_record);
   else
@@ -9352,13 +9354,13 @@ ze_result_t zeFabricVertexGetExp(ze_driver_handle_t hDriver, uint32_t *pCount,
         "libze_loader.so.1", "zeFabricVertexGetExp", (void **)&ze_real.zeFabricVertexGetExp);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, pCount, phVertices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9397,8 +9399,8 @@ ze_result_t zeFabricVertexGetExp(ze_driver_handle_t hDriver, uint32_t *pCount,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(136, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetExp_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetExp__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetExp, tracer_record);
   else
@@ -9417,13 +9419,13 @@ ze_result_t zeFabricVertexGetSubVerticesExp(ze_fabric_vertex_handle_t hVertex, u
         "libze_loader.so.1", "zeFabricVertexGetSubVerticesExp", (void **)&ze_real.zeFabricVertexGetSubVerticesExp);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hVertex, pCount, phSubvertices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9462,8 +9464,8 @@ ze_result_t zeFabricVertexGetSubVerticesExp(ze_fabric_vertex_handle_t hVertex, u
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(137, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetSubVerticesExp_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetSubVerticesExp, tracer_record);
   else
@@ -9482,13 +9484,13 @@ ze_result_t zeFabricVertexGetPropertiesExp(ze_fabric_vertex_handle_t hVertex,
         "libze_loader.so.1", "zeFabricVertexGetPropertiesExp", (void **)&ze_real.zeFabricVertexGetPropertiesExp);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hVertex, pVertexProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9523,8 +9525,8 @@ ze_result_t zeFabricVertexGetPropertiesExp(ze_fabric_vertex_handle_t hVertex,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(138, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetPropertiesExp_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetPropertiesExp, tracer_record);
   else
@@ -9543,13 +9545,13 @@ ze_result_t zeFabricVertexGetDeviceExp(ze_fabric_vertex_handle_t hVertex,
         "libze_loader.so.1", "zeFabricVertexGetDeviceExp", (void **)&ze_real.zeFabricVertexGetDeviceExp);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hVertex, phDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9585,8 +9587,8 @@ ze_result_t zeFabricVertexGetDeviceExp(ze_fabric_vertex_handle_t hVertex,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(139, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.phDevice ? (uint64_t)(uintptr_t)(*tracer_args.phDevice) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetDeviceExp_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetDeviceExp__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetDeviceExp, tracer_record);
   else
@@ -9605,13 +9607,13 @@ ze_result_t zeDeviceGetFabricVertexExp(ze_device_handle_t hDevice,
         "libze_loader.so.1", "zeDeviceGetFabricVertexExp", (void **)&ze_real.zeDeviceGetFabricVertexExp);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, phVertex);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9647,8 +9649,8 @@ ze_result_t zeDeviceGetFabricVertexExp(ze_device_handle_t hDevice,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(140, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.phVertex ? (uint64_t)(uintptr_t)(*tracer_args.phVertex) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetFabricVertexExp_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetFabricVertexExp__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetFabricVertexExp, tracer_record);
   else
@@ -9668,13 +9670,13 @@ ze_result_t zeFabricEdgeGetExp(ze_fabric_vertex_handle_t hVertexA,
         "libze_loader.so.1", "zeFabricEdgeGetExp", (void **)&ze_real.zeFabricEdgeGetExp);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hVertexA, hVertexB, pCount, phEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9715,8 +9717,8 @@ ze_result_t zeFabricEdgeGetExp(ze_fabric_vertex_handle_t hVertexA,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(141, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeFabricEdgeGetExp_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeFabricEdgeGetExp__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricEdgeGetExp, tracer_record);
   else
@@ -9736,13 +9738,13 @@ ze_result_t zeFabricEdgeGetVerticesExp(ze_fabric_edge_handle_t hEdge,
         "libze_loader.so.1", "zeFabricEdgeGetVerticesExp", (void **)&ze_real.zeFabricEdgeGetVerticesExp);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEdge, phVertexA, phVertexB);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9782,8 +9784,8 @@ ze_result_t zeFabricEdgeGetVerticesExp(ze_fabric_edge_handle_t hEdge,
   tracer_record[3] = tracer_record_call(142, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.phVertexA ? (uint64_t)(uintptr_t)(*tracer_args.phVertexA) : 0;
   tracer_record[8] = tracer_args.phVertexB ? (uint64_t)(uintptr_t)(*tracer_args.phVertexB) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeFabricEdgeGetVerticesExp_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricEdgeGetVerticesExp, tracer_record);
   else
@@ -9802,13 +9804,13 @@ ze_result_t zeFabricEdgeGetPropertiesExp(ze_fabric_edge_handle_t hEdge,
         "libze_loader.so.1", "zeFabricEdgeGetPropertiesExp", (void **)&ze_real.zeFabricEdgeGetPropertiesExp);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEdge, pEdgeProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9843,8 +9845,8 @@ ze_result_t zeFabricEdgeGetPropertiesExp(ze_fabric_edge_handle_t hEdge,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(143, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeFabricEdgeGetPropertiesExp_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricEdgeGetPropertiesExp, tracer_record);
   else
@@ -9864,13 +9866,13 @@ ze_result_t zetModuleGetDebugInfo(zet_module_handle_t hModule,
         "libze_loader.so.1", "zetModuleGetDebugInfo", (void **)&ze_real.zetModuleGetDebugInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, format, pSize, pDebugInfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9912,8 +9914,8 @@ ze_result_t zetModuleGetDebugInfo(zet_module_handle_t hModule,
   tracer_record[3] = tracer_record_call(144, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record[9] = tracer_args.pDebugInfo ? (uint64_t)(*tracer_args.pDebugInfo) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetModuleGetDebugInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetModuleGetDebugInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo))
     lttng_ust_tracepoint(lttng_ust_ze, zetModuleGetDebugInfo, tracer_record);
   else
@@ -9932,13 +9934,13 @@ ze_result_t zetDeviceGetDebugProperties(zet_device_handle_t hDevice,
         "libze_loader.so.1", "zetDeviceGetDebugProperties", (void **)&ze_real.zetDeviceGetDebugProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pDebugProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9973,8 +9975,8 @@ ze_result_t zetDeviceGetDebugProperties(zet_device_handle_t hDevice,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(145, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetDeviceGetDebugProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetDeviceGetDebugProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zetDeviceGetDebugProperties, tracer_record);
   else
@@ -9993,13 +9995,13 @@ ze_result_t zetDebugAttach(zet_device_handle_t hDevice, const zet_debug_config_t
         "libze_loader.so.1", "zetDebugAttach", (void **)&ze_real.zetDebugAttach);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, config, phDebug);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10038,8 +10040,8 @@ ze_result_t zetDebugAttach(zet_device_handle_t hDevice, const zet_debug_config_t
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.phDebug ? (uint64_t)(uintptr_t)(*tracer_args.phDebug) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetDebugAttach_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetDebugAttach__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugAttach, tracer_record);
   else
@@ -10057,13 +10059,13 @@ ze_result_t zetDebugDetach(zet_debug_session_handle_t hDebug) {
         "libze_loader.so.1", "zetDebugDetach", (void **)&ze_real.zetDebugDetach);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10096,8 +10098,8 @@ ze_result_t zetDebugDetach(zet_debug_session_handle_t hDebug) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetDebugDetach_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetDebugDetach__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugDetach, tracer_record);
   else
@@ -10116,13 +10118,13 @@ ze_result_t zetDebugReadEvent(zet_debug_session_handle_t hDebug, uint64_t timeou
         "libze_loader.so.1", "zetDebugReadEvent", (void **)&ze_real.zetDebugReadEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, timeout, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10160,8 +10162,8 @@ ze_result_t zetDebugReadEvent(zet_debug_session_handle_t hDebug, uint64_t timeou
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadEvent, tracer_record);
   else
@@ -10180,13 +10182,13 @@ ze_result_t zetDebugAcknowledgeEvent(zet_debug_session_handle_t hDebug,
         "libze_loader.so.1", "zetDebugAcknowledgeEvent", (void **)&ze_real.zetDebugAcknowledgeEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10221,8 +10223,8 @@ ze_result_t zetDebugAcknowledgeEvent(zet_debug_session_handle_t hDebug,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(149, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetDebugAcknowledgeEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetDebugAcknowledgeEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugAcknowledgeEvent, tracer_record);
   else
@@ -10240,13 +10242,13 @@ ze_result_t zetDebugInterrupt(zet_debug_session_handle_t hDebug, ze_device_threa
         "libze_loader.so.1", "zetDebugInterrupt", (void **)&ze_real.zetDebugInterrupt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10280,8 +10282,8 @@ ze_result_t zetDebugInterrupt(zet_debug_session_handle_t hDebug, ze_device_threa
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(150, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetDebugInterrupt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetDebugInterrupt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugInterrupt, tracer_record);
   else
@@ -10299,13 +10301,13 @@ ze_result_t zetDebugResume(zet_debug_session_handle_t hDebug, ze_device_thread_t
         "libze_loader.so.1", "zetDebugResume", (void **)&ze_real.zetDebugResume);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10339,8 +10341,8 @@ ze_result_t zetDebugResume(zet_debug_session_handle_t hDebug, ze_device_thread_t
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(151, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetDebugResume_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetDebugResume__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugResume, tracer_record);
   else
@@ -10359,13 +10361,13 @@ ze_result_t zetDebugReadMemory(zet_debug_session_handle_t hDebug, ze_device_thre
         "libze_loader.so.1", "zetDebugReadMemory", (void **)&ze_real.zetDebugReadMemory);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, desc, size, buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10406,8 +10408,8 @@ ze_result_t zetDebugReadMemory(zet_debug_session_handle_t hDebug, ze_device_thre
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(152, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadMemory_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadMemory__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadMemory, tracer_record);
   else
@@ -10427,13 +10429,13 @@ ze_result_t zetDebugWriteMemory(zet_debug_session_handle_t hDebug, ze_device_thr
         "libze_loader.so.1", "zetDebugWriteMemory", (void **)&ze_real.zetDebugWriteMemory);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, desc, size, buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10474,8 +10476,8 @@ ze_result_t zetDebugWriteMemory(zet_debug_session_handle_t hDebug, ze_device_thr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetDebugWriteMemory_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetDebugWriteMemory__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugWriteMemory, tracer_record);
   else
@@ -10494,13 +10496,13 @@ ze_result_t zetDebugGetRegisterSetProperties(zet_device_handle_t hDevice, uint32
         "libze_loader.so.1", "zetDebugGetRegisterSetProperties", (void **)&ze_real.zetDebugGetRegisterSetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pRegisterSetProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10539,8 +10541,8 @@ ze_result_t zetDebugGetRegisterSetProperties(zet_device_handle_t hDevice, uint32
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetDebugGetRegisterSetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetDebugGetRegisterSetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugGetRegisterSetProperties, tracer_record);
   else
@@ -10560,13 +10562,13 @@ ze_result_t zetDebugReadRegisters(zet_debug_session_handle_t hDebug, ze_device_t
         "libze_loader.so.1", "zetDebugReadRegisters", (void **)&ze_real.zetDebugReadRegisters);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, type, start, count, pRegisterValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10610,8 +10612,8 @@ ze_result_t zetDebugReadRegisters(zet_debug_session_handle_t hDebug, ze_device_t
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(155, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadRegisters_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadRegisters__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadRegisters, tracer_record);
   else
@@ -10631,13 +10633,13 @@ ze_result_t zetDebugWriteRegisters(zet_debug_session_handle_t hDebug, ze_device_
         "libze_loader.so.1", "zetDebugWriteRegisters", (void **)&ze_real.zetDebugWriteRegisters);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, type, start, count, pRegisterValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10681,8 +10683,8 @@ ze_result_t zetDebugWriteRegisters(zet_debug_session_handle_t hDebug, ze_device_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(156, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetDebugWriteRegisters_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetDebugWriteRegisters__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugWriteRegisters, tracer_record);
   else
@@ -10701,13 +10703,13 @@ ze_result_t zetMetricGroupGet(zet_device_handle_t hDevice, uint32_t *pCount,
         "libze_loader.so.1", "zetMetricGroupGet", (void **)&ze_real.zetMetricGroupGet);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phMetricGroups);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10746,8 +10748,8 @@ ze_result_t zetMetricGroupGet(zet_device_handle_t hDevice, uint32_t *pCount,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(157, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupGet_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupGet__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupGet, tracer_record);
   else
@@ -10766,13 +10768,13 @@ ze_result_t zetMetricGroupGetProperties(zet_metric_group_handle_t hMetricGroup,
         "libze_loader.so.1", "zetMetricGroupGetProperties", (void **)&ze_real.zetMetricGroupGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10807,8 +10809,8 @@ ze_result_t zetMetricGroupGetProperties(zet_metric_group_handle_t hMetricGroup,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(158, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupGetProperties, tracer_record);
   else
@@ -10830,13 +10832,13 @@ ze_result_t zetMetricGroupCalculateMetricValues(zet_metric_group_handle_t hMetri
         "libze_loader.so.1", "zetMetricGroupCalculateMetricValues", (void **)&ze_real.zetMetricGroupCalculateMetricValues);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, type, rawDataSize, pRawData, pMetricValueCount, pMetricValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10883,8 +10885,8 @@ ze_result_t zetMetricGroupCalculateMetricValues(zet_metric_group_handle_t hMetri
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(159, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.pMetricValueCount ? (uint64_t)(*tracer_args.pMetricValueCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupCalculateMetricValues_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupCalculateMetricValues, tracer_record);
   else
@@ -10903,13 +10905,13 @@ ze_result_t zetMetricGet(zet_metric_group_handle_t hMetricGroup, uint32_t *pCoun
         "libze_loader.so.1", "zetMetricGet", (void **)&ze_real.zetMetricGet);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, pCount, phMetrics);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10948,8 +10950,8 @@ ze_result_t zetMetricGet(zet_metric_group_handle_t hMetricGroup, uint32_t *pCoun
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(160, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetMetricGet_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetMetricGet__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGet, tracer_record);
   else
@@ -10967,13 +10969,13 @@ ze_result_t zetMetricGetProperties(zet_metric_handle_t hMetric, zet_metric_prope
         "libze_loader.so.1", "zetMetricGetProperties", (void **)&ze_real.zetMetricGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetric, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11008,8 +11010,8 @@ ze_result_t zetMetricGetProperties(zet_metric_handle_t hMetric, zet_metric_prope
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(161, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetMetricGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetMetricGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGetProperties, tracer_record);
   else
@@ -11029,13 +11031,13 @@ ze_result_t zetContextActivateMetricGroups(zet_context_handle_t hContext,
         "libze_loader.so.1", "zetContextActivateMetricGroups", (void **)&ze_real.zetContextActivateMetricGroups);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, count, phMetricGroups);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11075,8 +11077,8 @@ ze_result_t zetContextActivateMetricGroups(zet_context_handle_t hContext,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(162, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetContextActivateMetricGroups_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetContextActivateMetricGroups__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups))
     lttng_ust_tracepoint(lttng_ust_ze, zetContextActivateMetricGroups, tracer_record);
   else
@@ -11098,13 +11100,13 @@ ze_result_t zetMetricStreamerOpen(zet_context_handle_t hContext, zet_device_hand
         "libze_loader.so.1", "zetMetricStreamerOpen", (void **)&ze_real.zetMetricStreamerOpen);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hMetricGroup, desc, hNotificationEvent, phMetricStreamer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11152,8 +11154,8 @@ ze_result_t zetMetricStreamerOpen(zet_context_handle_t hContext, zet_device_hand
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(163, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.phMetricStreamer ? (uint64_t)(uintptr_t)(*tracer_args.phMetricStreamer) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerOpen_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerOpen__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerOpen, tracer_record);
   else
@@ -11173,13 +11175,13 @@ ze_result_t zetCommandListAppendMetricStreamerMarker(zet_command_list_handle_t h
         "libze_loader.so.1", "zetCommandListAppendMetricStreamerMarker", (void **)&ze_real.zetCommandListAppendMetricStreamerMarker);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hMetricStreamer, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11217,8 +11219,8 @@ ze_result_t zetCommandListAppendMetricStreamerMarker(zet_command_list_handle_t h
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(164, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker))
     lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker, tracer_record);
   else
@@ -11236,13 +11238,13 @@ ze_result_t zetMetricStreamerClose(zet_metric_streamer_handle_t hMetricStreamer)
         "libze_loader.so.1", "zetMetricStreamerClose", (void **)&ze_real.zetMetricStreamerClose);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricStreamer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11275,8 +11277,8 @@ ze_result_t zetMetricStreamerClose(zet_metric_streamer_handle_t hMetricStreamer)
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(165, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerClose_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerClose__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerClose, tracer_record);
   else
@@ -11296,13 +11298,13 @@ ze_result_t zetMetricStreamerReadData(zet_metric_streamer_handle_t hMetricStream
         "libze_loader.so.1", "zetMetricStreamerReadData", (void **)&ze_real.zetMetricStreamerReadData);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricStreamer, maxReportCount, pRawDataSize, pRawData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11343,8 +11345,8 @@ ze_result_t zetMetricStreamerReadData(zet_metric_streamer_handle_t hMetricStream
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(166, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pRawDataSize ? (uint64_t)(*tracer_args.pRawDataSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerReadData_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerReadData__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerReadData, tracer_record);
   else
@@ -11365,13 +11367,13 @@ ze_result_t zetMetricQueryPoolCreate(zet_context_handle_t hContext, zet_device_h
         "libze_loader.so.1", "zetMetricQueryPoolCreate", (void **)&ze_real.zetMetricQueryPoolCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hMetricGroup, desc, phMetricQueryPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11415,8 +11417,8 @@ ze_result_t zetMetricQueryPoolCreate(zet_context_handle_t hContext, zet_device_h
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(167, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.phMetricQueryPool ? (uint64_t)(uintptr_t)(*tracer_args.phMetricQueryPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryPoolCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryPoolCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryPoolCreate, tracer_record);
   else
@@ -11434,13 +11436,13 @@ ze_result_t zetMetricQueryPoolDestroy(zet_metric_query_pool_handle_t hMetricQuer
         "libze_loader.so.1", "zetMetricQueryPoolDestroy", (void **)&ze_real.zetMetricQueryPoolDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricQueryPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11473,8 +11475,8 @@ ze_result_t zetMetricQueryPoolDestroy(zet_metric_query_pool_handle_t hMetricQuer
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(168, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryPoolDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryPoolDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryPoolDestroy, tracer_record);
   else
@@ -11493,13 +11495,13 @@ ze_result_t zetMetricQueryCreate(zet_metric_query_pool_handle_t hMetricQueryPool
         "libze_loader.so.1", "zetMetricQueryCreate", (void **)&ze_real.zetMetricQueryCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricQueryPool, index, phMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11538,8 +11540,8 @@ ze_result_t zetMetricQueryCreate(zet_metric_query_pool_handle_t hMetricQueryPool
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(169, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.phMetricQuery ? (uint64_t)(uintptr_t)(*tracer_args.phMetricQuery) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryCreate, tracer_record);
   else
@@ -11557,13 +11559,13 @@ ze_result_t zetMetricQueryDestroy(zet_metric_query_handle_t hMetricQuery) {
         "libze_loader.so.1", "zetMetricQueryDestroy", (void **)&ze_real.zetMetricQueryDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11596,8 +11598,8 @@ ze_result_t zetMetricQueryDestroy(zet_metric_query_handle_t hMetricQuery) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(170, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryDestroy, tracer_record);
   else
@@ -11615,13 +11617,13 @@ ze_result_t zetMetricQueryReset(zet_metric_query_handle_t hMetricQuery) {
         "libze_loader.so.1", "zetMetricQueryReset", (void **)&ze_real.zetMetricQueryReset);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11654,8 +11656,8 @@ ze_result_t zetMetricQueryReset(zet_metric_query_handle_t hMetricQuery) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(171, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryReset_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryReset__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryReset, tracer_record);
   else
@@ -11674,13 +11676,13 @@ ze_result_t zetCommandListAppendMetricQueryBegin(zet_command_list_handle_t hComm
         "libze_loader.so.1", "zetCommandListAppendMetricQueryBegin", (void **)&ze_real.zetCommandListAppendMetricQueryBegin);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11715,8 +11717,8 @@ ze_result_t zetCommandListAppendMetricQueryBegin(zet_command_list_handle_t hComm
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(172, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricQueryBegin_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin))
     lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricQueryBegin, tracer_record);
   else
@@ -11738,13 +11740,13 @@ ze_result_t zetCommandListAppendMetricQueryEnd(zet_command_list_handle_t hComman
         "libze_loader.so.1", "zetCommandListAppendMetricQueryEnd", (void **)&ze_real.zetCommandListAppendMetricQueryEnd);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hMetricQuery, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11788,8 +11790,8 @@ ze_result_t zetCommandListAppendMetricQueryEnd(zet_command_list_handle_t hComman
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(173, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricQueryEnd_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd))
     lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricQueryEnd, tracer_record);
   else
@@ -11807,13 +11809,13 @@ ze_result_t zetCommandListAppendMetricMemoryBarrier(zet_command_list_handle_t hC
         "libze_loader.so.1", "zetCommandListAppendMetricMemoryBarrier", (void **)&ze_real.zetCommandListAppendMetricMemoryBarrier);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11846,8 +11848,8 @@ ze_result_t zetCommandListAppendMetricMemoryBarrier(zet_command_list_handle_t hC
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(174, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier))
     lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier, tracer_record);
   else
@@ -11866,13 +11868,13 @@ ze_result_t zetMetricQueryGetData(zet_metric_query_handle_t hMetricQuery, size_t
         "libze_loader.so.1", "zetMetricQueryGetData", (void **)&ze_real.zetMetricQueryGetData);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricQuery, pRawDataSize, pRawData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11911,8 +11913,8 @@ ze_result_t zetMetricQueryGetData(zet_metric_query_handle_t hMetricQuery, size_t
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(175, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pRawDataSize ? (uint64_t)(*tracer_args.pRawDataSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryGetData_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryGetData__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryGetData, tracer_record);
   else
@@ -11931,13 +11933,13 @@ ze_result_t zetKernelGetProfileInfo(zet_kernel_handle_t hKernel,
         "libze_loader.so.1", "zetKernelGetProfileInfo", (void **)&ze_real.zetKernelGetProfileInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, pProfileProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11972,8 +11974,8 @@ ze_result_t zetKernelGetProfileInfo(zet_kernel_handle_t hKernel,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(176, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetKernelGetProfileInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetKernelGetProfileInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo))
     lttng_ust_tracepoint(lttng_ust_ze, zetKernelGetProfileInfo, tracer_record);
   else
@@ -11992,13 +11994,13 @@ ze_result_t zetTracerExpCreate(zet_context_handle_t hContext, const zet_tracer_e
         "libze_loader.so.1", "zetTracerExpCreate", (void **)&ze_real.zetTracerExpCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, desc, phTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12037,8 +12039,8 @@ ze_result_t zetTracerExpCreate(zet_context_handle_t hContext, const zet_tracer_e
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(177, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.phTracer ? (uint64_t)(uintptr_t)(*tracer_args.phTracer) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpCreate, tracer_record);
   else
@@ -12056,13 +12058,13 @@ ze_result_t zetTracerExpDestroy(zet_tracer_exp_handle_t hTracer) {
         "libze_loader.so.1", "zetTracerExpDestroy", (void **)&ze_real.zetTracerExpDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12095,8 +12097,8 @@ ze_result_t zetTracerExpDestroy(zet_tracer_exp_handle_t hTracer) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpDestroy, tracer_record);
   else
@@ -12114,13 +12116,13 @@ ze_result_t zetTracerExpSetPrologues(zet_tracer_exp_handle_t hTracer, zet_core_c
         "libze_loader.so.1", "zetTracerExpSetPrologues", (void **)&ze_real.zetTracerExpSetPrologues);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12155,8 +12157,8 @@ ze_result_t zetTracerExpSetPrologues(zet_tracer_exp_handle_t hTracer, zet_core_c
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(179, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpSetPrologues_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpSetPrologues__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpSetPrologues, tracer_record);
   else
@@ -12174,13 +12176,13 @@ ze_result_t zetTracerExpSetEpilogues(zet_tracer_exp_handle_t hTracer, zet_core_c
         "libze_loader.so.1", "zetTracerExpSetEpilogues", (void **)&ze_real.zetTracerExpSetEpilogues);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12215,8 +12217,8 @@ ze_result_t zetTracerExpSetEpilogues(zet_tracer_exp_handle_t hTracer, zet_core_c
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(180, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpSetEpilogues_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpSetEpilogues__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpSetEpilogues, tracer_record);
   else
@@ -12234,13 +12236,13 @@ ze_result_t zetTracerExpSetEnabled(zet_tracer_exp_handle_t hTracer, ze_bool_t en
         "libze_loader.so.1", "zetTracerExpSetEnabled", (void **)&ze_real.zetTracerExpSetEnabled);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12275,8 +12277,8 @@ ze_result_t zetTracerExpSetEnabled(zet_tracer_exp_handle_t hTracer, ze_bool_t en
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(181, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpSetEnabled_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpSetEnabled__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpSetEnabled, tracer_record);
   else
@@ -12301,14 +12303,14 @@ ze_result_t zetMetricGroupCalculateMultipleMetricValuesExp(zet_metric_group_hand
         "libze_loader.so.1", "zetMetricGroupCalculateMultipleMetricValuesExp", (void **)&ze_real.zetMetricGroupCalculateMultipleMetricValuesExp);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, type, rawDataSize, pRawData, pSetCount, pTotalMetricValueCount,
                        pMetricCounts, pMetricValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12361,8 +12363,8 @@ ze_result_t zetMetricGroupCalculateMultipleMetricValuesExp(zet_metric_group_hand
   tracer_record[3] = tracer_record_call(182, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.pSetCount ? (uint64_t)(*tracer_args.pSetCount) : 0;
   tracer_record[13] = tracer_args.pTotalMetricValueCount ? (uint64_t)(*tracer_args.pTotalMetricValueCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp, tracer_record);
   else
@@ -12380,13 +12382,13 @@ ze_result_t zesDeviceGetProperties(zes_device_handle_t hDevice, zes_device_prope
         "libze_loader.so.1", "zesDeviceGetProperties", (void **)&ze_real.zesDeviceGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12421,8 +12423,8 @@ ze_result_t zesDeviceGetProperties(zes_device_handle_t hDevice, zes_device_prope
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(183, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetProperties, tracer_record);
   else
@@ -12440,13 +12442,13 @@ ze_result_t zesDeviceGetState(zes_device_handle_t hDevice, zes_device_state_t *p
         "libze_loader.so.1", "zesDeviceGetState", (void **)&ze_real.zesDeviceGetState);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12481,8 +12483,8 @@ ze_result_t zesDeviceGetState(zes_device_handle_t hDevice, zes_device_state_t *p
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(184, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetState_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetState__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetState, tracer_record);
   else
@@ -12500,13 +12502,13 @@ ze_result_t zesDeviceReset(zes_device_handle_t hDevice, ze_bool_t force) {
         "libze_loader.so.1", "zesDeviceReset", (void **)&ze_real.zesDeviceReset);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, force);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12541,8 +12543,8 @@ ze_result_t zesDeviceReset(zes_device_handle_t hDevice, ze_bool_t force) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(185, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceReset_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceReset__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceReset, tracer_record);
   else
@@ -12561,13 +12563,13 @@ ze_result_t zesDeviceProcessesGetState(zes_device_handle_t hDevice, uint32_t *pC
         "libze_loader.so.1", "zesDeviceProcessesGetState", (void **)&ze_real.zesDeviceProcessesGetState);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pProcesses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12606,8 +12608,8 @@ ze_result_t zesDeviceProcessesGetState(zes_device_handle_t hDevice, uint32_t *pC
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(186, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceProcessesGetState_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceProcessesGetState__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceProcessesGetState, tracer_record);
   else
@@ -12625,13 +12627,13 @@ ze_result_t zesDevicePciGetProperties(zes_device_handle_t hDevice, zes_pci_prope
         "libze_loader.so.1", "zesDevicePciGetProperties", (void **)&ze_real.zesDevicePciGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12666,8 +12668,8 @@ ze_result_t zesDevicePciGetProperties(zes_device_handle_t hDevice, zes_pci_prope
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(187, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetProperties, tracer_record);
   else
@@ -12685,13 +12687,13 @@ ze_result_t zesDevicePciGetState(zes_device_handle_t hDevice, zes_pci_state_t *p
         "libze_loader.so.1", "zesDevicePciGetState", (void **)&ze_real.zesDevicePciGetState);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12726,8 +12728,8 @@ ze_result_t zesDevicePciGetState(zes_device_handle_t hDevice, zes_pci_state_t *p
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(188, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetState_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetState__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetState, tracer_record);
   else
@@ -12746,13 +12748,13 @@ ze_result_t zesDevicePciGetBars(zes_device_handle_t hDevice, uint32_t *pCount,
         "libze_loader.so.1", "zesDevicePciGetBars", (void **)&ze_real.zesDevicePciGetBars);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12791,8 +12793,8 @@ ze_result_t zesDevicePciGetBars(zes_device_handle_t hDevice, uint32_t *pCount,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(189, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetBars_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetBars__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetBars, tracer_record);
   else
@@ -12810,13 +12812,13 @@ ze_result_t zesDevicePciGetStats(zes_device_handle_t hDevice, zes_pci_stats_t *p
         "libze_loader.so.1", "zesDevicePciGetStats", (void **)&ze_real.zesDevicePciGetStats);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pStats);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12851,8 +12853,8 @@ ze_result_t zesDevicePciGetStats(zes_device_handle_t hDevice, zes_pci_stats_t *p
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(190, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetStats_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetStats__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetStats, tracer_record);
   else
@@ -12871,13 +12873,13 @@ ze_result_t zesDeviceEnumDiagnosticTestSuites(zes_device_handle_t hDevice, uint3
         "libze_loader.so.1", "zesDeviceEnumDiagnosticTestSuites", (void **)&ze_real.zesDeviceEnumDiagnosticTestSuites);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phDiagnostics);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12916,8 +12918,8 @@ ze_result_t zesDeviceEnumDiagnosticTestSuites(zes_device_handle_t hDevice, uint3
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(191, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites, tracer_record);
   else
@@ -12936,13 +12938,13 @@ ze_result_t zesDiagnosticsGetProperties(zes_diag_handle_t hDiagnostics,
         "libze_loader.so.1", "zesDiagnosticsGetProperties", (void **)&ze_real.zesDiagnosticsGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDiagnostics, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12977,8 +12979,8 @@ ze_result_t zesDiagnosticsGetProperties(zes_diag_handle_t hDiagnostics,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(192, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsGetProperties, tracer_record);
   else
@@ -12997,13 +12999,13 @@ ze_result_t zesDiagnosticsGetTests(zes_diag_handle_t hDiagnostics, uint32_t *pCo
         "libze_loader.so.1", "zesDiagnosticsGetTests", (void **)&ze_real.zesDiagnosticsGetTests);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDiagnostics, pCount, pTests);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13042,8 +13044,8 @@ ze_result_t zesDiagnosticsGetTests(zes_diag_handle_t hDiagnostics, uint32_t *pCo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(193, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsGetTests_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsGetTests__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests))
     lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsGetTests, tracer_record);
   else
@@ -13062,13 +13064,13 @@ ze_result_t zesDiagnosticsRunTests(zes_diag_handle_t hDiagnostics, uint32_t star
         "libze_loader.so.1", "zesDiagnosticsRunTests", (void **)&ze_real.zesDiagnosticsRunTests);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDiagnostics, startIndex, endIndex, pResult);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13109,8 +13111,8 @@ ze_result_t zesDiagnosticsRunTests(zes_diag_handle_t hDiagnostics, uint32_t star
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(194, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pResult ? (uint64_t)(*tracer_args.pResult) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsRunTests_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsRunTests__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests))
     lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsRunTests, tracer_record);
   else
@@ -13128,13 +13130,13 @@ ze_result_t zesDeviceEccAvailable(zes_device_handle_t hDevice, ze_bool_t *pAvail
         "libze_loader.so.1", "zesDeviceEccAvailable", (void **)&ze_real.zesDeviceEccAvailable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pAvailable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13170,8 +13172,8 @@ ze_result_t zesDeviceEccAvailable(zes_device_handle_t hDevice, ze_bool_t *pAvail
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(195, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pAvailable ? (uint64_t)(*tracer_args.pAvailable) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEccAvailable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEccAvailable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEccAvailable, tracer_record);
   else
@@ -13189,13 +13191,13 @@ ze_result_t zesDeviceEccConfigurable(zes_device_handle_t hDevice, ze_bool_t *pCo
         "libze_loader.so.1", "zesDeviceEccConfigurable", (void **)&ze_real.zesDeviceEccConfigurable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pConfigurable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13231,8 +13233,8 @@ ze_result_t zesDeviceEccConfigurable(zes_device_handle_t hDevice, ze_bool_t *pCo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(196, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pConfigurable ? (uint64_t)(*tracer_args.pConfigurable) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEccConfigurable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEccConfigurable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEccConfigurable, tracer_record);
   else
@@ -13250,13 +13252,13 @@ ze_result_t zesDeviceGetEccState(zes_device_handle_t hDevice, zes_device_ecc_pro
         "libze_loader.so.1", "zesDeviceGetEccState", (void **)&ze_real.zesDeviceGetEccState);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13291,8 +13293,8 @@ ze_result_t zesDeviceGetEccState(zes_device_handle_t hDevice, zes_device_ecc_pro
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(197, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetEccState_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetEccState__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetEccState, tracer_record);
   else
@@ -13311,13 +13313,13 @@ ze_result_t zesDeviceSetEccState(zes_device_handle_t hDevice, const zes_device_e
         "libze_loader.so.1", "zesDeviceSetEccState", (void **)&ze_real.zesDeviceSetEccState);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, newState, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13355,8 +13357,8 @@ ze_result_t zesDeviceSetEccState(zes_device_handle_t hDevice, const zes_device_e
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(198, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceSetEccState_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceSetEccState__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceSetEccState, tracer_record);
   else
@@ -13375,13 +13377,13 @@ ze_result_t zesDeviceEnumEngineGroups(zes_device_handle_t hDevice, uint32_t *pCo
         "libze_loader.so.1", "zesDeviceEnumEngineGroups", (void **)&ze_real.zesDeviceEnumEngineGroups);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phEngine);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13420,8 +13422,8 @@ ze_result_t zesDeviceEnumEngineGroups(zes_device_handle_t hDevice, uint32_t *pCo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(199, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumEngineGroups_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumEngineGroups__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumEngineGroups, tracer_record);
   else
@@ -13439,13 +13441,13 @@ ze_result_t zesEngineGetProperties(zes_engine_handle_t hEngine, zes_engine_prope
         "libze_loader.so.1", "zesEngineGetProperties", (void **)&ze_real.zesEngineGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEngine, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13480,8 +13482,8 @@ ze_result_t zesEngineGetProperties(zes_engine_handle_t hEngine, zes_engine_prope
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(200, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesEngineGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesEngineGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesEngineGetProperties, tracer_record);
   else
@@ -13499,13 +13501,13 @@ ze_result_t zesEngineGetActivity(zes_engine_handle_t hEngine, zes_engine_stats_t
         "libze_loader.so.1", "zesEngineGetActivity", (void **)&ze_real.zesEngineGetActivity);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEngine, pStats);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13540,8 +13542,8 @@ ze_result_t zesEngineGetActivity(zes_engine_handle_t hEngine, zes_engine_stats_t
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(201, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesEngineGetActivity_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesEngineGetActivity__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity))
     lttng_ust_tracepoint(lttng_ust_ze, zesEngineGetActivity, tracer_record);
   else
@@ -13559,13 +13561,13 @@ ze_result_t zesDeviceEventRegister(zes_device_handle_t hDevice, zes_event_type_f
         "libze_loader.so.1", "zesDeviceEventRegister", (void **)&ze_real.zesDeviceEventRegister);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, events);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13600,8 +13602,8 @@ ze_result_t zesDeviceEventRegister(zes_device_handle_t hDevice, zes_event_type_f
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(202, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEventRegister_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEventRegister__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEventRegister, tracer_record);
   else
@@ -13621,13 +13623,13 @@ ze_result_t zesDriverEventListen(ze_driver_handle_t hDriver, uint32_t timeout, u
         "libze_loader.so.1", "zesDriverEventListen", (void **)&ze_real.zesDriverEventListen);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13674,8 +13676,8 @@ ze_result_t zesDriverEventListen(ze_driver_handle_t hDriver, uint32_t timeout, u
   tracer_record[3] = tracer_record_call(203, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.pNumDeviceEvents ? (uint64_t)(*tracer_args.pNumDeviceEvents) : 0;
   tracer_record[11] = tracer_args.pEvents ? (uint64_t)(*tracer_args.pEvents) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDriverEventListen_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDriverEventListen__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen))
     lttng_ust_tracepoint(lttng_ust_ze, zesDriverEventListen, tracer_record);
   else
@@ -13695,13 +13697,13 @@ ze_result_t zesDriverEventListenEx(ze_driver_handle_t hDriver, uint64_t timeout,
         "libze_loader.so.1", "zesDriverEventListenEx", (void **)&ze_real.zesDriverEventListenEx);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13748,8 +13750,8 @@ ze_result_t zesDriverEventListenEx(ze_driver_handle_t hDriver, uint64_t timeout,
   tracer_record[3] = tracer_record_call(204, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.pNumDeviceEvents ? (uint64_t)(*tracer_args.pNumDeviceEvents) : 0;
   tracer_record[11] = tracer_args.pEvents ? (uint64_t)(*tracer_args.pEvents) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDriverEventListenEx_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDriverEventListenEx__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx))
     lttng_ust_tracepoint(lttng_ust_ze, zesDriverEventListenEx, tracer_record);
   else
@@ -13768,13 +13770,13 @@ ze_result_t zesDeviceEnumFabricPorts(zes_device_handle_t hDevice, uint32_t *pCou
         "libze_loader.so.1", "zesDeviceEnumFabricPorts", (void **)&ze_real.zesDeviceEnumFabricPorts);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPort);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13813,8 +13815,8 @@ ze_result_t zesDeviceEnumFabricPorts(zes_device_handle_t hDevice, uint32_t *pCou
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(205, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFabricPorts_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFabricPorts__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFabricPorts, tracer_record);
   else
@@ -13833,13 +13835,13 @@ ze_result_t zesFabricPortGetProperties(zes_fabric_port_handle_t hPort,
         "libze_loader.so.1", "zesFabricPortGetProperties", (void **)&ze_real.zesFabricPortGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPort, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13874,8 +13876,8 @@ ze_result_t zesFabricPortGetProperties(zes_fabric_port_handle_t hPort,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(206, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetProperties, tracer_record);
   else
@@ -13894,13 +13896,13 @@ ze_result_t zesFabricPortGetLinkType(zes_fabric_port_handle_t hPort,
         "libze_loader.so.1", "zesFabricPortGetLinkType", (void **)&ze_real.zesFabricPortGetLinkType);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPort, pLinkType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13935,8 +13937,8 @@ ze_result_t zesFabricPortGetLinkType(zes_fabric_port_handle_t hPort,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(207, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetLinkType_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetLinkType__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetLinkType, tracer_record);
   else
@@ -13954,13 +13956,13 @@ ze_result_t zesFabricPortGetConfig(zes_fabric_port_handle_t hPort, zes_fabric_po
         "libze_loader.so.1", "zesFabricPortGetConfig", (void **)&ze_real.zesFabricPortGetConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPort, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13995,8 +13997,8 @@ ze_result_t zesFabricPortGetConfig(zes_fabric_port_handle_t hPort, zes_fabric_po
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(208, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetConfig, tracer_record);
   else
@@ -14015,13 +14017,13 @@ ze_result_t zesFabricPortSetConfig(zes_fabric_port_handle_t hPort,
         "libze_loader.so.1", "zesFabricPortSetConfig", (void **)&ze_real.zesFabricPortSetConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPort, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14056,8 +14058,8 @@ ze_result_t zesFabricPortSetConfig(zes_fabric_port_handle_t hPort,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(209, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortSetConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortSetConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortSetConfig, tracer_record);
   else
@@ -14075,13 +14077,13 @@ ze_result_t zesFabricPortGetState(zes_fabric_port_handle_t hPort, zes_fabric_por
         "libze_loader.so.1", "zesFabricPortGetState", (void **)&ze_real.zesFabricPortGetState);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPort, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14116,8 +14118,8 @@ ze_result_t zesFabricPortGetState(zes_fabric_port_handle_t hPort, zes_fabric_por
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(210, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetState_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetState__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetState, tracer_record);
   else
@@ -14136,13 +14138,13 @@ ze_result_t zesFabricPortGetThroughput(zes_fabric_port_handle_t hPort,
         "libze_loader.so.1", "zesFabricPortGetThroughput", (void **)&ze_real.zesFabricPortGetThroughput);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPort, pThroughput);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14177,8 +14179,8 @@ ze_result_t zesFabricPortGetThroughput(zes_fabric_port_handle_t hPort,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(211, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetThroughput_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetThroughput__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetThroughput, tracer_record);
   else
@@ -14196,13 +14198,13 @@ ze_result_t zesDeviceEnumFans(zes_device_handle_t hDevice, uint32_t *pCount, zes
         "libze_loader.so.1", "zesDeviceEnumFans", (void **)&ze_real.zesDeviceEnumFans);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phFan);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14241,8 +14243,8 @@ ze_result_t zesDeviceEnumFans(zes_device_handle_t hDevice, uint32_t *pCount, zes
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(212, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFans_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFans__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFans, tracer_record);
   else
@@ -14260,13 +14262,13 @@ ze_result_t zesFanGetProperties(zes_fan_handle_t hFan, zes_fan_properties_t *pPr
         "libze_loader.so.1", "zesFanGetProperties", (void **)&ze_real.zesFanGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFan, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14301,8 +14303,8 @@ ze_result_t zesFanGetProperties(zes_fan_handle_t hFan, zes_fan_properties_t *pPr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(213, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFanGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFanGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanGetProperties, tracer_record);
   else
@@ -14320,13 +14322,13 @@ ze_result_t zesFanGetConfig(zes_fan_handle_t hFan, zes_fan_config_t *pConfig) {
         "libze_loader.so.1", "zesFanGetConfig", (void **)&ze_real.zesFanGetConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFan, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14361,8 +14363,8 @@ ze_result_t zesFanGetConfig(zes_fan_handle_t hFan, zes_fan_config_t *pConfig) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(214, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFanGetConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFanGetConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanGetConfig, tracer_record);
   else
@@ -14380,13 +14382,13 @@ ze_result_t zesFanSetDefaultMode(zes_fan_handle_t hFan) {
         "libze_loader.so.1", "zesFanSetDefaultMode", (void **)&ze_real.zesFanSetDefaultMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFan);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14419,8 +14421,8 @@ ze_result_t zesFanSetDefaultMode(zes_fan_handle_t hFan) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(215, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFanSetDefaultMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFanSetDefaultMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanSetDefaultMode, tracer_record);
   else
@@ -14438,13 +14440,13 @@ ze_result_t zesFanSetFixedSpeedMode(zes_fan_handle_t hFan, const zes_fan_speed_t
         "libze_loader.so.1", "zesFanSetFixedSpeedMode", (void **)&ze_real.zesFanSetFixedSpeedMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFan, speed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14479,8 +14481,8 @@ ze_result_t zesFanSetFixedSpeedMode(zes_fan_handle_t hFan, const zes_fan_speed_t
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(216, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFanSetFixedSpeedMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFanSetFixedSpeedMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanSetFixedSpeedMode, tracer_record);
   else
@@ -14498,13 +14500,13 @@ ze_result_t zesFanSetSpeedTableMode(zes_fan_handle_t hFan, const zes_fan_speed_t
         "libze_loader.so.1", "zesFanSetSpeedTableMode", (void **)&ze_real.zesFanSetSpeedTableMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFan, speedTable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14539,8 +14541,8 @@ ze_result_t zesFanSetSpeedTableMode(zes_fan_handle_t hFan, const zes_fan_speed_t
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(217, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFanSetSpeedTableMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFanSetSpeedTableMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanSetSpeedTableMode, tracer_record);
   else
@@ -14558,13 +14560,13 @@ ze_result_t zesFanGetState(zes_fan_handle_t hFan, zes_fan_speed_units_t units, i
         "libze_loader.so.1", "zesFanGetState", (void **)&ze_real.zesFanGetState);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFan, units, pSpeed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14602,8 +14604,8 @@ ze_result_t zesFanGetState(zes_fan_handle_t hFan, zes_fan_speed_units_t units, i
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(218, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pSpeed ? (uint64_t)(int64_t)(*tracer_args.pSpeed) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFanGetState_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFanGetState__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanGetState, tracer_record);
   else
@@ -14622,13 +14624,13 @@ ze_result_t zesDeviceEnumFirmwares(zes_device_handle_t hDevice, uint32_t *pCount
         "libze_loader.so.1", "zesDeviceEnumFirmwares", (void **)&ze_real.zesDeviceEnumFirmwares);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phFirmware);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14667,8 +14669,8 @@ ze_result_t zesDeviceEnumFirmwares(zes_device_handle_t hDevice, uint32_t *pCount
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(219, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFirmwares_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFirmwares__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFirmwares, tracer_record);
   else
@@ -14687,13 +14689,13 @@ ze_result_t zesFirmwareGetProperties(zes_firmware_handle_t hFirmware,
         "libze_loader.so.1", "zesFirmwareGetProperties", (void **)&ze_real.zesFirmwareGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFirmware, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14728,8 +14730,8 @@ ze_result_t zesFirmwareGetProperties(zes_firmware_handle_t hFirmware,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(220, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFirmwareGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFirmwareGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesFirmwareGetProperties, tracer_record);
   else
@@ -14747,13 +14749,13 @@ ze_result_t zesFirmwareFlash(zes_firmware_handle_t hFirmware, void *pImage, uint
         "libze_loader.so.1", "zesFirmwareFlash", (void **)&ze_real.zesFirmwareFlash);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFirmware, pImage, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14791,8 +14793,8 @@ ze_result_t zesFirmwareFlash(zes_firmware_handle_t hFirmware, void *pImage, uint
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(221, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFirmwareFlash_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFirmwareFlash__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash))
     lttng_ust_tracepoint(lttng_ust_ze, zesFirmwareFlash, tracer_record);
   else
@@ -14811,13 +14813,13 @@ ze_result_t zesDeviceEnumFrequencyDomains(zes_device_handle_t hDevice, uint32_t 
         "libze_loader.so.1", "zesDeviceEnumFrequencyDomains", (void **)&ze_real.zesDeviceEnumFrequencyDomains);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14856,8 +14858,8 @@ ze_result_t zesDeviceEnumFrequencyDomains(zes_device_handle_t hDevice, uint32_t 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(222, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFrequencyDomains_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFrequencyDomains, tracer_record);
   else
@@ -14876,13 +14878,13 @@ ze_result_t zesFrequencyGetProperties(zes_freq_handle_t hFrequency,
         "libze_loader.so.1", "zesFrequencyGetProperties", (void **)&ze_real.zesFrequencyGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14917,8 +14919,8 @@ ze_result_t zesFrequencyGetProperties(zes_freq_handle_t hFrequency,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(223, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetProperties, tracer_record);
   else
@@ -14937,13 +14939,13 @@ ze_result_t zesFrequencyGetAvailableClocks(zes_freq_handle_t hFrequency, uint32_
         "libze_loader.so.1", "zesFrequencyGetAvailableClocks", (void **)&ze_real.zesFrequencyGetAvailableClocks);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCount, phFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14982,8 +14984,8 @@ ze_result_t zesFrequencyGetAvailableClocks(zes_freq_handle_t hFrequency, uint32_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(224, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetAvailableClocks_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetAvailableClocks__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetAvailableClocks, tracer_record);
   else
@@ -15001,13 +15003,13 @@ ze_result_t zesFrequencyGetRange(zes_freq_handle_t hFrequency, zes_freq_range_t 
         "libze_loader.so.1", "zesFrequencyGetRange", (void **)&ze_real.zesFrequencyGetRange);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pLimits);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15042,8 +15044,8 @@ ze_result_t zesFrequencyGetRange(zes_freq_handle_t hFrequency, zes_freq_range_t 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(225, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetRange_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetRange__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetRange, tracer_record);
   else
@@ -15061,13 +15063,13 @@ ze_result_t zesFrequencySetRange(zes_freq_handle_t hFrequency, const zes_freq_ra
         "libze_loader.so.1", "zesFrequencySetRange", (void **)&ze_real.zesFrequencySetRange);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pLimits);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15102,8 +15104,8 @@ ze_result_t zesFrequencySetRange(zes_freq_handle_t hFrequency, const zes_freq_ra
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(226, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencySetRange_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencySetRange__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencySetRange, tracer_record);
   else
@@ -15121,13 +15123,13 @@ ze_result_t zesFrequencyGetState(zes_freq_handle_t hFrequency, zes_freq_state_t 
         "libze_loader.so.1", "zesFrequencyGetState", (void **)&ze_real.zesFrequencyGetState);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15162,8 +15164,8 @@ ze_result_t zesFrequencyGetState(zes_freq_handle_t hFrequency, zes_freq_state_t 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(227, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetState_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetState__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetState, tracer_record);
   else
@@ -15182,13 +15184,13 @@ ze_result_t zesFrequencyGetThrottleTime(zes_freq_handle_t hFrequency,
         "libze_loader.so.1", "zesFrequencyGetThrottleTime", (void **)&ze_real.zesFrequencyGetThrottleTime);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pThrottleTime);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15223,8 +15225,8 @@ ze_result_t zesFrequencyGetThrottleTime(zes_freq_handle_t hFrequency,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(228, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetThrottleTime_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetThrottleTime__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetThrottleTime, tracer_record);
   else
@@ -15243,13 +15245,13 @@ ze_result_t zesFrequencyOcGetCapabilities(zes_freq_handle_t hFrequency,
         "libze_loader.so.1", "zesFrequencyOcGetCapabilities", (void **)&ze_real.zesFrequencyOcGetCapabilities);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pOcCapabilities);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15284,8 +15286,8 @@ ze_result_t zesFrequencyOcGetCapabilities(zes_freq_handle_t hFrequency,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(229, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetCapabilities_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetCapabilities__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetCapabilities, tracer_record);
   else
@@ -15304,13 +15306,13 @@ ze_result_t zesFrequencyOcGetFrequencyTarget(zes_freq_handle_t hFrequency,
         "libze_loader.so.1", "zesFrequencyOcGetFrequencyTarget", (void **)&ze_real.zesFrequencyOcGetFrequencyTarget);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCurrentOcFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15346,8 +15348,8 @@ ze_result_t zesFrequencyOcGetFrequencyTarget(zes_freq_handle_t hFrequency,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(230, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pCurrentOcFrequency ? tracer_slot_double(*tracer_args.pCurrentOcFrequency) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget, tracer_record);
   else
@@ -15365,13 +15367,13 @@ ze_result_t zesFrequencyOcSetFrequencyTarget(zes_freq_handle_t hFrequency, doubl
         "libze_loader.so.1", "zesFrequencyOcSetFrequencyTarget", (void **)&ze_real.zesFrequencyOcSetFrequencyTarget);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, CurrentOcFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15406,8 +15408,8 @@ ze_result_t zesFrequencyOcSetFrequencyTarget(zes_freq_handle_t hFrequency, doubl
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(231, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget, tracer_record);
   else
@@ -15427,13 +15429,13 @@ ze_result_t zesFrequencyOcGetVoltageTarget(zes_freq_handle_t hFrequency,
         "libze_loader.so.1", "zesFrequencyOcGetVoltageTarget", (void **)&ze_real.zesFrequencyOcGetVoltageTarget);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCurrentVoltageTarget, pCurrentVoltageOffset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15473,8 +15475,8 @@ ze_result_t zesFrequencyOcGetVoltageTarget(zes_freq_handle_t hFrequency,
   tracer_record[3] = tracer_record_call(232, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCurrentVoltageTarget ? tracer_slot_double(*tracer_args.pCurrentVoltageTarget) : 0;
   tracer_record[8] = tracer_args.pCurrentVoltageOffset ? tracer_slot_double(*tracer_args.pCurrentVoltageOffset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetVoltageTarget_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetVoltageTarget, tracer_record);
   else
@@ -15493,13 +15495,13 @@ ze_result_t zesFrequencyOcSetVoltageTarget(zes_freq_handle_t hFrequency,
         "libze_loader.so.1", "zesFrequencyOcSetVoltageTarget", (void **)&ze_real.zesFrequencyOcSetVoltageTarget);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, CurrentVoltageTarget, CurrentVoltageOffset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15537,8 +15539,8 @@ ze_result_t zesFrequencyOcSetVoltageTarget(zes_freq_handle_t hFrequency,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(233, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetVoltageTarget_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetVoltageTarget, tracer_record);
   else
@@ -15556,13 +15558,13 @@ ze_result_t zesFrequencyOcSetMode(zes_freq_handle_t hFrequency, zes_oc_mode_t Cu
         "libze_loader.so.1", "zesFrequencyOcSetMode", (void **)&ze_real.zesFrequencyOcSetMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, CurrentOcMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15597,8 +15599,8 @@ ze_result_t zesFrequencyOcSetMode(zes_freq_handle_t hFrequency, zes_oc_mode_t Cu
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(234, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetMode, tracer_record);
   else
@@ -15616,13 +15618,13 @@ ze_result_t zesFrequencyOcGetMode(zes_freq_handle_t hFrequency, zes_oc_mode_t *p
         "libze_loader.so.1", "zesFrequencyOcGetMode", (void **)&ze_real.zesFrequencyOcGetMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCurrentOcMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15658,8 +15660,8 @@ ze_result_t zesFrequencyOcGetMode(zes_freq_handle_t hFrequency, zes_oc_mode_t *p
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(235, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pCurrentOcMode ? (uint64_t)(*tracer_args.pCurrentOcMode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetMode, tracer_record);
   else
@@ -15677,13 +15679,13 @@ ze_result_t zesFrequencyOcGetIccMax(zes_freq_handle_t hFrequency, double *pOcIcc
         "libze_loader.so.1", "zesFrequencyOcGetIccMax", (void **)&ze_real.zesFrequencyOcGetIccMax);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pOcIccMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15719,8 +15721,8 @@ ze_result_t zesFrequencyOcGetIccMax(zes_freq_handle_t hFrequency, double *pOcIcc
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(236, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pOcIccMax ? tracer_slot_double(*tracer_args.pOcIccMax) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetIccMax_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetIccMax__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetIccMax, tracer_record);
   else
@@ -15738,13 +15740,13 @@ ze_result_t zesFrequencyOcSetIccMax(zes_freq_handle_t hFrequency, double ocIccMa
         "libze_loader.so.1", "zesFrequencyOcSetIccMax", (void **)&ze_real.zesFrequencyOcSetIccMax);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, ocIccMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15779,8 +15781,8 @@ ze_result_t zesFrequencyOcSetIccMax(zes_freq_handle_t hFrequency, double ocIccMa
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(237, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetIccMax_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetIccMax__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetIccMax, tracer_record);
   else
@@ -15798,13 +15800,13 @@ ze_result_t zesFrequencyOcGetTjMax(zes_freq_handle_t hFrequency, double *pOcTjMa
         "libze_loader.so.1", "zesFrequencyOcGetTjMax", (void **)&ze_real.zesFrequencyOcGetTjMax);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pOcTjMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15840,8 +15842,8 @@ ze_result_t zesFrequencyOcGetTjMax(zes_freq_handle_t hFrequency, double *pOcTjMa
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(238, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pOcTjMax ? tracer_slot_double(*tracer_args.pOcTjMax) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetTjMax_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetTjMax__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetTjMax, tracer_record);
   else
@@ -15859,13 +15861,13 @@ ze_result_t zesFrequencyOcSetTjMax(zes_freq_handle_t hFrequency, double ocTjMax)
         "libze_loader.so.1", "zesFrequencyOcSetTjMax", (void **)&ze_real.zesFrequencyOcSetTjMax);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, ocTjMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15900,8 +15902,8 @@ ze_result_t zesFrequencyOcSetTjMax(zes_freq_handle_t hFrequency, double ocTjMax)
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(239, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetTjMax_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetTjMax__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetTjMax, tracer_record);
   else
@@ -15919,13 +15921,13 @@ ze_result_t zesDeviceEnumLeds(zes_device_handle_t hDevice, uint32_t *pCount, zes
         "libze_loader.so.1", "zesDeviceEnumLeds", (void **)&ze_real.zesDeviceEnumLeds);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phLed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15964,8 +15966,8 @@ ze_result_t zesDeviceEnumLeds(zes_device_handle_t hDevice, uint32_t *pCount, zes
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(240, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumLeds_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumLeds__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumLeds, tracer_record);
   else
@@ -15983,13 +15985,13 @@ ze_result_t zesLedGetProperties(zes_led_handle_t hLed, zes_led_properties_t *pPr
         "libze_loader.so.1", "zesLedGetProperties", (void **)&ze_real.zesLedGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hLed, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16024,8 +16026,8 @@ ze_result_t zesLedGetProperties(zes_led_handle_t hLed, zes_led_properties_t *pPr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(241, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesLedGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesLedGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedGetProperties, tracer_record);
   else
@@ -16043,13 +16045,13 @@ ze_result_t zesLedGetState(zes_led_handle_t hLed, zes_led_state_t *pState) {
         "libze_loader.so.1", "zesLedGetState", (void **)&ze_real.zesLedGetState);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hLed, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16084,8 +16086,8 @@ ze_result_t zesLedGetState(zes_led_handle_t hLed, zes_led_state_t *pState) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(242, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesLedGetState_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesLedGetState__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedGetState, tracer_record);
   else
@@ -16103,13 +16105,13 @@ ze_result_t zesLedSetState(zes_led_handle_t hLed, ze_bool_t enable) {
         "libze_loader.so.1", "zesLedSetState", (void **)&ze_real.zesLedSetState);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hLed, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16144,8 +16146,8 @@ ze_result_t zesLedSetState(zes_led_handle_t hLed, ze_bool_t enable) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesLedSetState_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesLedSetState__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedSetState, tracer_record);
   else
@@ -16163,13 +16165,13 @@ ze_result_t zesLedSetColor(zes_led_handle_t hLed, const zes_led_color_t *pColor)
         "libze_loader.so.1", "zesLedSetColor", (void **)&ze_real.zesLedSetColor);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hLed, pColor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16204,8 +16206,8 @@ ze_result_t zesLedSetColor(zes_led_handle_t hLed, const zes_led_color_t *pColor)
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(244, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesLedSetColor_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesLedSetColor__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedSetColor, tracer_record);
   else
@@ -16224,13 +16226,13 @@ ze_result_t zesDeviceEnumMemoryModules(zes_device_handle_t hDevice, uint32_t *pC
         "libze_loader.so.1", "zesDeviceEnumMemoryModules", (void **)&ze_real.zesDeviceEnumMemoryModules);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16269,8 +16271,8 @@ ze_result_t zesDeviceEnumMemoryModules(zes_device_handle_t hDevice, uint32_t *pC
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(245, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumMemoryModules_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumMemoryModules__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumMemoryModules, tracer_record);
   else
@@ -16288,13 +16290,13 @@ ze_result_t zesMemoryGetProperties(zes_mem_handle_t hMemory, zes_mem_properties_
         "libze_loader.so.1", "zesMemoryGetProperties", (void **)&ze_real.zesMemoryGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMemory, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16329,8 +16331,8 @@ ze_result_t zesMemoryGetProperties(zes_mem_handle_t hMemory, zes_mem_properties_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(246, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetProperties, tracer_record);
   else
@@ -16348,13 +16350,13 @@ ze_result_t zesMemoryGetState(zes_mem_handle_t hMemory, zes_mem_state_t *pState)
         "libze_loader.so.1", "zesMemoryGetState", (void **)&ze_real.zesMemoryGetState);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMemory, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16389,8 +16391,8 @@ ze_result_t zesMemoryGetState(zes_mem_handle_t hMemory, zes_mem_state_t *pState)
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetState_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetState__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetState, tracer_record);
   else
@@ -16408,13 +16410,13 @@ ze_result_t zesMemoryGetBandwidth(zes_mem_handle_t hMemory, zes_mem_bandwidth_t 
         "libze_loader.so.1", "zesMemoryGetBandwidth", (void **)&ze_real.zesMemoryGetBandwidth);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMemory, pBandwidth);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16449,8 +16451,8 @@ ze_result_t zesMemoryGetBandwidth(zes_mem_handle_t hMemory, zes_mem_bandwidth_t 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(248, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetBandwidth_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetBandwidth__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth))
     lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetBandwidth, tracer_record);
   else
@@ -16469,13 +16471,13 @@ ze_result_t zesDeviceEnumPerformanceFactorDomains(zes_device_handle_t hDevice, u
         "libze_loader.so.1", "zesDeviceEnumPerformanceFactorDomains", (void **)&ze_real.zesDeviceEnumPerformanceFactorDomains);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPerf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16514,8 +16516,8 @@ ze_result_t zesDeviceEnumPerformanceFactorDomains(zes_device_handle_t hDevice, u
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains, tracer_record);
   else
@@ -16534,13 +16536,13 @@ ze_result_t zesPerformanceFactorGetProperties(zes_perf_handle_t hPerf,
         "libze_loader.so.1", "zesPerformanceFactorGetProperties", (void **)&ze_real.zesPerformanceFactorGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPerf, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16575,8 +16577,8 @@ ze_result_t zesPerformanceFactorGetProperties(zes_perf_handle_t hPerf,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(250, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesPerformanceFactorGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesPerformanceFactorGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesPerformanceFactorGetProperties, tracer_record);
   else
@@ -16594,13 +16596,13 @@ ze_result_t zesPerformanceFactorGetConfig(zes_perf_handle_t hPerf, double *pFact
         "libze_loader.so.1", "zesPerformanceFactorGetConfig", (void **)&ze_real.zesPerformanceFactorGetConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPerf, pFactor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16636,8 +16638,8 @@ ze_result_t zesPerformanceFactorGetConfig(zes_perf_handle_t hPerf, double *pFact
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(251, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pFactor ? tracer_slot_double(*tracer_args.pFactor) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesPerformanceFactorGetConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesPerformanceFactorGetConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesPerformanceFactorGetConfig, tracer_record);
   else
@@ -16655,13 +16657,13 @@ ze_result_t zesPerformanceFactorSetConfig(zes_perf_handle_t hPerf, double factor
         "libze_loader.so.1", "zesPerformanceFactorSetConfig", (void **)&ze_real.zesPerformanceFactorSetConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPerf, factor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16696,8 +16698,8 @@ ze_result_t zesPerformanceFactorSetConfig(zes_perf_handle_t hPerf, double factor
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(252, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesPerformanceFactorSetConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesPerformanceFactorSetConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesPerformanceFactorSetConfig, tracer_record);
   else
@@ -16716,13 +16718,13 @@ ze_result_t zesDeviceEnumPowerDomains(zes_device_handle_t hDevice, uint32_t *pCo
         "libze_loader.so.1", "zesDeviceEnumPowerDomains", (void **)&ze_real.zesDeviceEnumPowerDomains);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPower);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16761,8 +16763,8 @@ ze_result_t zesDeviceEnumPowerDomains(zes_device_handle_t hDevice, uint32_t *pCo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(253, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumPowerDomains_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumPowerDomains__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumPowerDomains, tracer_record);
   else
@@ -16780,13 +16782,13 @@ ze_result_t zesDeviceGetCardPowerDomain(zes_device_handle_t hDevice, zes_pwr_han
         "libze_loader.so.1", "zesDeviceGetCardPowerDomain", (void **)&ze_real.zesDeviceGetCardPowerDomain);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, phPower);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16822,8 +16824,8 @@ ze_result_t zesDeviceGetCardPowerDomain(zes_device_handle_t hDevice, zes_pwr_han
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(254, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.phPower ? (uint64_t)(uintptr_t)(*tracer_args.phPower) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetCardPowerDomain_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetCardPowerDomain__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetCardPowerDomain, tracer_record);
   else
@@ -16841,13 +16843,13 @@ ze_result_t zesPowerGetProperties(zes_pwr_handle_t hPower, zes_power_properties_
         "libze_loader.so.1", "zesPowerGetProperties", (void **)&ze_real.zesPowerGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16882,8 +16884,8 @@ ze_result_t zesPowerGetProperties(zes_pwr_handle_t hPower, zes_power_properties_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(255, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetProperties, tracer_record);
   else
@@ -16901,13 +16903,13 @@ ze_result_t zesPowerGetEnergyCounter(zes_pwr_handle_t hPower, zes_power_energy_c
         "libze_loader.so.1", "zesPowerGetEnergyCounter", (void **)&ze_real.zesPowerGetEnergyCounter);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pEnergy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16942,8 +16944,8 @@ ze_result_t zesPowerGetEnergyCounter(zes_pwr_handle_t hPower, zes_power_energy_c
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(256, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetEnergyCounter_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetEnergyCounter__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetEnergyCounter, tracer_record);
   else
@@ -16962,13 +16964,13 @@ ze_result_t zesPowerGetLimits(zes_pwr_handle_t hPower, zes_power_sustained_limit
         "libze_loader.so.1", "zesPowerGetLimits", (void **)&ze_real.zesPowerGetLimits);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pSustained, pBurst, pPeak);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17008,8 +17010,8 @@ ze_result_t zesPowerGetLimits(zes_pwr_handle_t hPower, zes_power_sustained_limit
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(257, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetLimits_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetLimits__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetLimits, tracer_record);
   else
@@ -17030,13 +17032,13 @@ ze_result_t zesPowerSetLimits(zes_pwr_handle_t hPower,
         "libze_loader.so.1", "zesPowerSetLimits", (void **)&ze_real.zesPowerSetLimits);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pSustained, pBurst, pPeak);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17076,8 +17078,8 @@ ze_result_t zesPowerSetLimits(zes_pwr_handle_t hPower,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(258, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetLimits_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetLimits__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetLimits, tracer_record);
   else
@@ -17095,13 +17097,13 @@ ze_result_t zesPowerGetEnergyThreshold(zes_pwr_handle_t hPower, zes_energy_thres
         "libze_loader.so.1", "zesPowerGetEnergyThreshold", (void **)&ze_real.zesPowerGetEnergyThreshold);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pThreshold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17136,8 +17138,8 @@ ze_result_t zesPowerGetEnergyThreshold(zes_pwr_handle_t hPower, zes_energy_thres
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(259, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetEnergyThreshold_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetEnergyThreshold__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetEnergyThreshold, tracer_record);
   else
@@ -17155,13 +17157,13 @@ ze_result_t zesPowerSetEnergyThreshold(zes_pwr_handle_t hPower, double threshold
         "libze_loader.so.1", "zesPowerSetEnergyThreshold", (void **)&ze_real.zesPowerSetEnergyThreshold);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, threshold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17196,8 +17198,8 @@ ze_result_t zesPowerSetEnergyThreshold(zes_pwr_handle_t hPower, double threshold
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(260, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetEnergyThreshold_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetEnergyThreshold__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetEnergyThreshold, tracer_record);
   else
@@ -17215,13 +17217,13 @@ ze_result_t zesDeviceEnumPsus(zes_device_handle_t hDevice, uint32_t *pCount, zes
         "libze_loader.so.1", "zesDeviceEnumPsus", (void **)&ze_real.zesDeviceEnumPsus);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPsu);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17260,8 +17262,8 @@ ze_result_t zesDeviceEnumPsus(zes_device_handle_t hDevice, uint32_t *pCount, zes
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(261, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumPsus_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumPsus__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumPsus, tracer_record);
   else
@@ -17279,13 +17281,13 @@ ze_result_t zesPsuGetProperties(zes_psu_handle_t hPsu, zes_psu_properties_t *pPr
         "libze_loader.so.1", "zesPsuGetProperties", (void **)&ze_real.zesPsuGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPsu, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17320,8 +17322,8 @@ ze_result_t zesPsuGetProperties(zes_psu_handle_t hPsu, zes_psu_properties_t *pPr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(262, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesPsuGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesPsuGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesPsuGetProperties, tracer_record);
   else
@@ -17339,13 +17341,13 @@ ze_result_t zesPsuGetState(zes_psu_handle_t hPsu, zes_psu_state_t *pState) {
         "libze_loader.so.1", "zesPsuGetState", (void **)&ze_real.zesPsuGetState);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPsu, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17380,8 +17382,8 @@ ze_result_t zesPsuGetState(zes_psu_handle_t hPsu, zes_psu_state_t *pState) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(263, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesPsuGetState_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesPsuGetState__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesPsuGetState, tracer_record);
   else
@@ -17400,13 +17402,13 @@ ze_result_t zesDeviceEnumRasErrorSets(zes_device_handle_t hDevice, uint32_t *pCo
         "libze_loader.so.1", "zesDeviceEnumRasErrorSets", (void **)&ze_real.zesDeviceEnumRasErrorSets);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phRas);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17445,8 +17447,8 @@ ze_result_t zesDeviceEnumRasErrorSets(zes_device_handle_t hDevice, uint32_t *pCo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(264, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumRasErrorSets_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumRasErrorSets__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumRasErrorSets, tracer_record);
   else
@@ -17464,13 +17466,13 @@ ze_result_t zesRasGetProperties(zes_ras_handle_t hRas, zes_ras_properties_t *pPr
         "libze_loader.so.1", "zesRasGetProperties", (void **)&ze_real.zesRasGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hRas, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17505,8 +17507,8 @@ ze_result_t zesRasGetProperties(zes_ras_handle_t hRas, zes_ras_properties_t *pPr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(265, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesRasGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesRasGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasGetProperties, tracer_record);
   else
@@ -17524,13 +17526,13 @@ ze_result_t zesRasGetConfig(zes_ras_handle_t hRas, zes_ras_config_t *pConfig) {
         "libze_loader.so.1", "zesRasGetConfig", (void **)&ze_real.zesRasGetConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hRas, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17565,8 +17567,8 @@ ze_result_t zesRasGetConfig(zes_ras_handle_t hRas, zes_ras_config_t *pConfig) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(266, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesRasGetConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesRasGetConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasGetConfig, tracer_record);
   else
@@ -17584,13 +17586,13 @@ ze_result_t zesRasSetConfig(zes_ras_handle_t hRas, const zes_ras_config_t *pConf
         "libze_loader.so.1", "zesRasSetConfig", (void **)&ze_real.zesRasSetConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hRas, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17625,8 +17627,8 @@ ze_result_t zesRasSetConfig(zes_ras_handle_t hRas, const zes_ras_config_t *pConf
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(267, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesRasSetConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesRasSetConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasSetConfig, tracer_record);
   else
@@ -17644,13 +17646,13 @@ ze_result_t zesRasGetState(zes_ras_handle_t hRas, ze_bool_t clear, zes_ras_state
         "libze_loader.so.1", "zesRasGetState", (void **)&ze_real.zesRasGetState);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hRas, clear, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17687,8 +17689,8 @@ ze_result_t zesRasGetState(zes_ras_handle_t hRas, ze_bool_t clear, zes_ras_state
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(268, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesRasGetState_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesRasGetState__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasGetState, tracer_record);
   else
@@ -17707,13 +17709,13 @@ ze_result_t zesDeviceEnumSchedulers(zes_device_handle_t hDevice, uint32_t *pCoun
         "libze_loader.so.1", "zesDeviceEnumSchedulers", (void **)&ze_real.zesDeviceEnumSchedulers);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phScheduler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17752,8 +17754,8 @@ ze_result_t zesDeviceEnumSchedulers(zes_device_handle_t hDevice, uint32_t *pCoun
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(269, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumSchedulers_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumSchedulers__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumSchedulers, tracer_record);
   else
@@ -17772,13 +17774,13 @@ ze_result_t zesSchedulerGetProperties(zes_sched_handle_t hScheduler,
         "libze_loader.so.1", "zesSchedulerGetProperties", (void **)&ze_real.zesSchedulerGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17813,8 +17815,8 @@ ze_result_t zesSchedulerGetProperties(zes_sched_handle_t hScheduler,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(270, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetProperties, tracer_record);
   else
@@ -17832,13 +17834,13 @@ ze_result_t zesSchedulerGetCurrentMode(zes_sched_handle_t hScheduler, zes_sched_
         "libze_loader.so.1", "zesSchedulerGetCurrentMode", (void **)&ze_real.zesSchedulerGetCurrentMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17874,8 +17876,8 @@ ze_result_t zesSchedulerGetCurrentMode(zes_sched_handle_t hScheduler, zes_sched_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(271, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pMode ? (uint64_t)(*tracer_args.pMode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetCurrentMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetCurrentMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetCurrentMode, tracer_record);
   else
@@ -17895,13 +17897,13 @@ ze_result_t zesSchedulerGetTimeoutModeProperties(zes_sched_handle_t hScheduler,
         "libze_loader.so.1", "zesSchedulerGetTimeoutModeProperties", (void **)&ze_real.zesSchedulerGetTimeoutModeProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, getDefaults, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17939,8 +17941,8 @@ ze_result_t zesSchedulerGetTimeoutModeProperties(zes_sched_handle_t hScheduler,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(272, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties, tracer_record);
   else
@@ -17960,13 +17962,13 @@ ze_result_t zesSchedulerGetTimesliceModeProperties(zes_sched_handle_t hScheduler
         "libze_loader.so.1", "zesSchedulerGetTimesliceModeProperties", (void **)&ze_real.zesSchedulerGetTimesliceModeProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, getDefaults, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18004,8 +18006,8 @@ ze_result_t zesSchedulerGetTimesliceModeProperties(zes_sched_handle_t hScheduler
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(273, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties, tracer_record);
   else
@@ -18025,13 +18027,13 @@ ze_result_t zesSchedulerSetTimeoutMode(zes_sched_handle_t hScheduler,
         "libze_loader.so.1", "zesSchedulerSetTimeoutMode", (void **)&ze_real.zesSchedulerSetTimeoutMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pProperties, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18070,8 +18072,8 @@ ze_result_t zesSchedulerSetTimeoutMode(zes_sched_handle_t hScheduler,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(274, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pNeedReload ? (uint64_t)(*tracer_args.pNeedReload) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetTimeoutMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetTimeoutMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetTimeoutMode, tracer_record);
   else
@@ -18091,13 +18093,13 @@ ze_result_t zesSchedulerSetTimesliceMode(zes_sched_handle_t hScheduler,
         "libze_loader.so.1", "zesSchedulerSetTimesliceMode", (void **)&ze_real.zesSchedulerSetTimesliceMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pProperties, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18136,8 +18138,8 @@ ze_result_t zesSchedulerSetTimesliceMode(zes_sched_handle_t hScheduler,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(275, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pNeedReload ? (uint64_t)(*tracer_args.pNeedReload) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetTimesliceMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetTimesliceMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetTimesliceMode, tracer_record);
   else
@@ -18155,13 +18157,13 @@ ze_result_t zesSchedulerSetExclusiveMode(zes_sched_handle_t hScheduler, ze_bool_
         "libze_loader.so.1", "zesSchedulerSetExclusiveMode", (void **)&ze_real.zesSchedulerSetExclusiveMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18197,8 +18199,8 @@ ze_result_t zesSchedulerSetExclusiveMode(zes_sched_handle_t hScheduler, ze_bool_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(276, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pNeedReload ? (uint64_t)(*tracer_args.pNeedReload) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetExclusiveMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetExclusiveMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetExclusiveMode, tracer_record);
   else
@@ -18217,13 +18219,13 @@ ze_result_t zesSchedulerSetComputeUnitDebugMode(zes_sched_handle_t hScheduler,
         "libze_loader.so.1", "zesSchedulerSetComputeUnitDebugMode", (void **)&ze_real.zesSchedulerSetComputeUnitDebugMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18259,8 +18261,8 @@ ze_result_t zesSchedulerSetComputeUnitDebugMode(zes_sched_handle_t hScheduler,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(277, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pNeedReload ? (uint64_t)(*tracer_args.pNeedReload) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode, tracer_record);
   else
@@ -18279,13 +18281,13 @@ ze_result_t zesDeviceEnumStandbyDomains(zes_device_handle_t hDevice, uint32_t *p
         "libze_loader.so.1", "zesDeviceEnumStandbyDomains", (void **)&ze_real.zesDeviceEnumStandbyDomains);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phStandby);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18324,8 +18326,8 @@ ze_result_t zesDeviceEnumStandbyDomains(zes_device_handle_t hDevice, uint32_t *p
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(278, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumStandbyDomains_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumStandbyDomains__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumStandbyDomains, tracer_record);
   else
@@ -18344,13 +18346,13 @@ ze_result_t zesStandbyGetProperties(zes_standby_handle_t hStandby,
         "libze_loader.so.1", "zesStandbyGetProperties", (void **)&ze_real.zesStandbyGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStandby, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18385,8 +18387,8 @@ ze_result_t zesStandbyGetProperties(zes_standby_handle_t hStandby,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(279, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesStandbyGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesStandbyGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesStandbyGetProperties, tracer_record);
   else
@@ -18404,13 +18406,13 @@ ze_result_t zesStandbyGetMode(zes_standby_handle_t hStandby, zes_standby_promo_m
         "libze_loader.so.1", "zesStandbyGetMode", (void **)&ze_real.zesStandbyGetMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStandby, pMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18446,8 +18448,8 @@ ze_result_t zesStandbyGetMode(zes_standby_handle_t hStandby, zes_standby_promo_m
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(280, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pMode ? (uint64_t)(*tracer_args.pMode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesStandbyGetMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesStandbyGetMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesStandbyGetMode, tracer_record);
   else
@@ -18465,13 +18467,13 @@ ze_result_t zesStandbySetMode(zes_standby_handle_t hStandby, zes_standby_promo_m
         "libze_loader.so.1", "zesStandbySetMode", (void **)&ze_real.zesStandbySetMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStandby, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18506,8 +18508,8 @@ ze_result_t zesStandbySetMode(zes_standby_handle_t hStandby, zes_standby_promo_m
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(281, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesStandbySetMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesStandbySetMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesStandbySetMode, tracer_record);
   else
@@ -18526,13 +18528,13 @@ ze_result_t zesDeviceEnumTemperatureSensors(zes_device_handle_t hDevice, uint32_
         "libze_loader.so.1", "zesDeviceEnumTemperatureSensors", (void **)&ze_real.zesDeviceEnumTemperatureSensors);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phTemperature);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18571,8 +18573,8 @@ ze_result_t zesDeviceEnumTemperatureSensors(zes_device_handle_t hDevice, uint32_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(282, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumTemperatureSensors_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumTemperatureSensors, tracer_record);
   else
@@ -18591,13 +18593,13 @@ ze_result_t zesTemperatureGetProperties(zes_temp_handle_t hTemperature,
         "libze_loader.so.1", "zesTemperatureGetProperties", (void **)&ze_real.zesTemperatureGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18632,8 +18634,8 @@ ze_result_t zesTemperatureGetProperties(zes_temp_handle_t hTemperature,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(283, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetProperties, tracer_record);
   else
@@ -18651,13 +18653,13 @@ ze_result_t zesTemperatureGetConfig(zes_temp_handle_t hTemperature, zes_temp_con
         "libze_loader.so.1", "zesTemperatureGetConfig", (void **)&ze_real.zesTemperatureGetConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18692,8 +18694,8 @@ ze_result_t zesTemperatureGetConfig(zes_temp_handle_t hTemperature, zes_temp_con
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(284, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetConfig, tracer_record);
   else
@@ -18711,13 +18713,13 @@ ze_result_t zesTemperatureSetConfig(zes_temp_handle_t hTemperature, const zes_te
         "libze_loader.so.1", "zesTemperatureSetConfig", (void **)&ze_real.zesTemperatureSetConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18752,8 +18754,8 @@ ze_result_t zesTemperatureSetConfig(zes_temp_handle_t hTemperature, const zes_te
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(285, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureSetConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureSetConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureSetConfig, tracer_record);
   else
@@ -18771,13 +18773,13 @@ ze_result_t zesTemperatureGetState(zes_temp_handle_t hTemperature, double *pTemp
         "libze_loader.so.1", "zesTemperatureGetState", (void **)&ze_real.zesTemperatureGetState);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pTemperature);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18813,8 +18815,8 @@ ze_result_t zesTemperatureGetState(zes_temp_handle_t hTemperature, double *pTemp
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(286, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pTemperature ? tracer_slot_double(*tracer_args.pTemperature) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetState_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetState__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetState, tracer_record);
   else
@@ -18833,13 +18835,13 @@ ze_result_t zesPowerGetLimitsExt(zes_pwr_handle_t hPower, uint32_t *pCount,
         "libze_loader.so.1", "zesPowerGetLimitsExt", (void **)&ze_real.zesPowerGetLimitsExt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pCount, pSustained);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18878,8 +18880,8 @@ ze_result_t zesPowerGetLimitsExt(zes_pwr_handle_t hPower, uint32_t *pCount,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(287, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetLimitsExt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetLimitsExt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetLimitsExt, tracer_record);
   else
@@ -18898,13 +18900,13 @@ ze_result_t zesPowerSetLimitsExt(zes_pwr_handle_t hPower, uint32_t *pCount,
         "libze_loader.so.1", "zesPowerSetLimitsExt", (void **)&ze_real.zesPowerSetLimitsExt);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pCount, pSustained);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18942,8 +18944,8 @@ ze_result_t zesPowerSetLimitsExt(zes_pwr_handle_t hPower, uint32_t *pCount,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(288, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetLimitsExt_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetLimitsExt__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetLimitsExt, tracer_record);
   else
@@ -18961,7 +18963,7 @@ ze_result_t zeGetGlobalProcAddrTable(ze_api_version_t version, ze_global_dditabl
         "libze_loader.so.1", "zeGetGlobalProcAddrTable", (void **)&ze_real.zeGetGlobalProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -18985,8 +18987,8 @@ ze_result_t zeGetGlobalProcAddrTable(ze_api_version_t version, ze_global_dditabl
   ze_hook_zeGetGlobalProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(289, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetGlobalProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetGlobalProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetGlobalProcAddrTable, tracer_record);
   else
@@ -19004,7 +19006,7 @@ ze_result_t zeGetDriverProcAddrTable(ze_api_version_t version, ze_driver_dditabl
         "libze_loader.so.1", "zeGetDriverProcAddrTable", (void **)&ze_real.zeGetDriverProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19028,8 +19030,8 @@ ze_result_t zeGetDriverProcAddrTable(ze_api_version_t version, ze_driver_dditabl
   ze_hook_zeGetDriverProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(290, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetDriverProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetDriverProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetDriverProcAddrTable, tracer_record);
   else
@@ -19047,7 +19049,7 @@ ze_result_t zeGetDeviceProcAddrTable(ze_api_version_t version, ze_device_dditabl
         "libze_loader.so.1", "zeGetDeviceProcAddrTable", (void **)&ze_real.zeGetDeviceProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19071,8 +19073,8 @@ ze_result_t zeGetDeviceProcAddrTable(ze_api_version_t version, ze_device_dditabl
   ze_hook_zeGetDeviceProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(291, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetDeviceProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetDeviceProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetDeviceProcAddrTable, tracer_record);
   else
@@ -19091,7 +19093,7 @@ ze_result_t zeGetDeviceExpProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zeGetDeviceExpProcAddrTable", (void **)&ze_real.zeGetDeviceExpProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19115,8 +19117,8 @@ ze_result_t zeGetDeviceExpProcAddrTable(ze_api_version_t version,
   ze_hook_zeGetDeviceExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(292, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetDeviceExpProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetDeviceExpProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetDeviceExpProcAddrTable, tracer_record);
   else
@@ -19134,7 +19136,7 @@ ze_result_t zeGetContextProcAddrTable(ze_api_version_t version, ze_context_ddita
         "libze_loader.so.1", "zeGetContextProcAddrTable", (void **)&ze_real.zeGetContextProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19158,8 +19160,8 @@ ze_result_t zeGetContextProcAddrTable(ze_api_version_t version, ze_context_ddita
   ze_hook_zeGetContextProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(293, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetContextProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetContextProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetContextProcAddrTable, tracer_record);
   else
@@ -19178,7 +19180,7 @@ ze_result_t zeGetCommandQueueProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zeGetCommandQueueProcAddrTable", (void **)&ze_real.zeGetCommandQueueProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19202,8 +19204,8 @@ ze_result_t zeGetCommandQueueProcAddrTable(ze_api_version_t version,
   ze_hook_zeGetCommandQueueProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(294, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetCommandQueueProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetCommandQueueProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetCommandQueueProcAddrTable, tracer_record);
   else
@@ -19222,7 +19224,7 @@ ze_result_t zeGetCommandListProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zeGetCommandListProcAddrTable", (void **)&ze_real.zeGetCommandListProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19246,8 +19248,8 @@ ze_result_t zeGetCommandListProcAddrTable(ze_api_version_t version,
   ze_hook_zeGetCommandListProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(295, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetCommandListProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetCommandListProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetCommandListProcAddrTable, tracer_record);
   else
@@ -19265,7 +19267,7 @@ ze_result_t zeGetImageProcAddrTable(ze_api_version_t version, ze_image_dditable_
         "libze_loader.so.1", "zeGetImageProcAddrTable", (void **)&ze_real.zeGetImageProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19289,8 +19291,8 @@ ze_result_t zeGetImageProcAddrTable(ze_api_version_t version, ze_image_dditable_
   ze_hook_zeGetImageProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(296, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetImageProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetImageProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetImageProcAddrTable, tracer_record);
   else
@@ -19308,7 +19310,7 @@ ze_result_t zeGetImageExpProcAddrTable(ze_api_version_t version, ze_image_exp_dd
         "libze_loader.so.1", "zeGetImageExpProcAddrTable", (void **)&ze_real.zeGetImageExpProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19332,8 +19334,8 @@ ze_result_t zeGetImageExpProcAddrTable(ze_api_version_t version, ze_image_exp_dd
   ze_hook_zeGetImageExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(297, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetImageExpProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetImageExpProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetImageExpProcAddrTable, tracer_record);
   else
@@ -19351,7 +19353,7 @@ ze_result_t zeGetFenceProcAddrTable(ze_api_version_t version, ze_fence_dditable_
         "libze_loader.so.1", "zeGetFenceProcAddrTable", (void **)&ze_real.zeGetFenceProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19375,8 +19377,8 @@ ze_result_t zeGetFenceProcAddrTable(ze_api_version_t version, ze_fence_dditable_
   ze_hook_zeGetFenceProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(298, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetFenceProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetFenceProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetFenceProcAddrTable, tracer_record);
   else
@@ -19395,7 +19397,7 @@ ze_result_t zeGetEventPoolProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zeGetEventPoolProcAddrTable", (void **)&ze_real.zeGetEventPoolProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19419,8 +19421,8 @@ ze_result_t zeGetEventPoolProcAddrTable(ze_api_version_t version,
   ze_hook_zeGetEventPoolProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(299, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetEventPoolProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetEventPoolProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetEventPoolProcAddrTable, tracer_record);
   else
@@ -19438,7 +19440,7 @@ ze_result_t zeGetEventProcAddrTable(ze_api_version_t version, ze_event_dditable_
         "libze_loader.so.1", "zeGetEventProcAddrTable", (void **)&ze_real.zeGetEventProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19462,8 +19464,8 @@ ze_result_t zeGetEventProcAddrTable(ze_api_version_t version, ze_event_dditable_
   ze_hook_zeGetEventProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(300, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetEventProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetEventProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetEventProcAddrTable, tracer_record);
   else
@@ -19481,7 +19483,7 @@ ze_result_t zeGetEventExpProcAddrTable(ze_api_version_t version, ze_event_exp_dd
         "libze_loader.so.1", "zeGetEventExpProcAddrTable", (void **)&ze_real.zeGetEventExpProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19505,8 +19507,8 @@ ze_result_t zeGetEventExpProcAddrTable(ze_api_version_t version, ze_event_exp_dd
   ze_hook_zeGetEventExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(301, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetEventExpProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetEventExpProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetEventExpProcAddrTable, tracer_record);
   else
@@ -19524,7 +19526,7 @@ ze_result_t zeGetModuleProcAddrTable(ze_api_version_t version, ze_module_dditabl
         "libze_loader.so.1", "zeGetModuleProcAddrTable", (void **)&ze_real.zeGetModuleProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19548,8 +19550,8 @@ ze_result_t zeGetModuleProcAddrTable(ze_api_version_t version, ze_module_dditabl
   ze_hook_zeGetModuleProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(302, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetModuleProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetModuleProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetModuleProcAddrTable, tracer_record);
   else
@@ -19568,7 +19570,7 @@ ze_result_t zeGetModuleBuildLogProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zeGetModuleBuildLogProcAddrTable", (void **)&ze_real.zeGetModuleBuildLogProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19592,8 +19594,8 @@ ze_result_t zeGetModuleBuildLogProcAddrTable(ze_api_version_t version,
   ze_hook_zeGetModuleBuildLogProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(303, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable, tracer_record);
   else
@@ -19611,7 +19613,7 @@ ze_result_t zeGetKernelProcAddrTable(ze_api_version_t version, ze_kernel_dditabl
         "libze_loader.so.1", "zeGetKernelProcAddrTable", (void **)&ze_real.zeGetKernelProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19635,8 +19637,8 @@ ze_result_t zeGetKernelProcAddrTable(ze_api_version_t version, ze_kernel_dditabl
   ze_hook_zeGetKernelProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(304, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetKernelProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetKernelProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetKernelProcAddrTable, tracer_record);
   else
@@ -19655,7 +19657,7 @@ ze_result_t zeGetKernelExpProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zeGetKernelExpProcAddrTable", (void **)&ze_real.zeGetKernelExpProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19679,8 +19681,8 @@ ze_result_t zeGetKernelExpProcAddrTable(ze_api_version_t version,
   ze_hook_zeGetKernelExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(305, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetKernelExpProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetKernelExpProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetKernelExpProcAddrTable, tracer_record);
   else
@@ -19698,7 +19700,7 @@ ze_result_t zeGetSamplerProcAddrTable(ze_api_version_t version, ze_sampler_ddita
         "libze_loader.so.1", "zeGetSamplerProcAddrTable", (void **)&ze_real.zeGetSamplerProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19722,8 +19724,8 @@ ze_result_t zeGetSamplerProcAddrTable(ze_api_version_t version, ze_sampler_ddita
   ze_hook_zeGetSamplerProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(306, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetSamplerProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetSamplerProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetSamplerProcAddrTable, tracer_record);
   else
@@ -19742,7 +19744,7 @@ ze_result_t zeGetPhysicalMemProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zeGetPhysicalMemProcAddrTable", (void **)&ze_real.zeGetPhysicalMemProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19766,8 +19768,8 @@ ze_result_t zeGetPhysicalMemProcAddrTable(ze_api_version_t version,
   ze_hook_zeGetPhysicalMemProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(307, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetPhysicalMemProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetPhysicalMemProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetPhysicalMemProcAddrTable, tracer_record);
   else
@@ -19785,7 +19787,7 @@ ze_result_t zeGetMemProcAddrTable(ze_api_version_t version, ze_mem_dditable_t *p
         "libze_loader.so.1", "zeGetMemProcAddrTable", (void **)&ze_real.zeGetMemProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19809,8 +19811,8 @@ ze_result_t zeGetMemProcAddrTable(ze_api_version_t version, ze_mem_dditable_t *p
   ze_hook_zeGetMemProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(308, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetMemProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetMemProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetMemProcAddrTable, tracer_record);
   else
@@ -19829,7 +19831,7 @@ ze_result_t zeGetVirtualMemProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zeGetVirtualMemProcAddrTable", (void **)&ze_real.zeGetVirtualMemProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19853,8 +19855,8 @@ ze_result_t zeGetVirtualMemProcAddrTable(ze_api_version_t version,
   ze_hook_zeGetVirtualMemProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(309, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetVirtualMemProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetVirtualMemProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetVirtualMemProcAddrTable, tracer_record);
   else
@@ -19873,7 +19875,7 @@ ze_result_t zeGetFabricVertexExpProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zeGetFabricVertexExpProcAddrTable", (void **)&ze_real.zeGetFabricVertexExpProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19897,8 +19899,8 @@ ze_result_t zeGetFabricVertexExpProcAddrTable(ze_api_version_t version,
   ze_hook_zeGetFabricVertexExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(310, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable, tracer_record);
   else
@@ -19917,7 +19919,7 @@ ze_result_t zeGetFabricEdgeExpProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zeGetFabricEdgeExpProcAddrTable", (void **)&ze_real.zeGetFabricEdgeExpProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19941,8 +19943,8 @@ ze_result_t zeGetFabricEdgeExpProcAddrTable(ze_api_version_t version,
   ze_hook_zeGetFabricEdgeExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(311, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable, tracer_record);
   else
@@ -19960,7 +19962,7 @@ ze_result_t zetGetDeviceProcAddrTable(ze_api_version_t version, zet_device_ddita
         "libze_loader.so.1", "zetGetDeviceProcAddrTable", (void **)&ze_real.zetGetDeviceProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -19984,8 +19986,8 @@ ze_result_t zetGetDeviceProcAddrTable(ze_api_version_t version, zet_device_ddita
   ze_hook_zetGetDeviceProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(312, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetGetDeviceProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetGetDeviceProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetDeviceProcAddrTable, tracer_record);
   else
@@ -20003,7 +20005,7 @@ ze_result_t zetGetContextProcAddrTable(ze_api_version_t version, zet_context_ddi
         "libze_loader.so.1", "zetGetContextProcAddrTable", (void **)&ze_real.zetGetContextProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20027,8 +20029,8 @@ ze_result_t zetGetContextProcAddrTable(ze_api_version_t version, zet_context_ddi
   ze_hook_zetGetContextProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(313, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetGetContextProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetGetContextProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetContextProcAddrTable, tracer_record);
   else
@@ -20047,7 +20049,7 @@ ze_result_t zetGetCommandListProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zetGetCommandListProcAddrTable", (void **)&ze_real.zetGetCommandListProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20071,8 +20073,8 @@ ze_result_t zetGetCommandListProcAddrTable(ze_api_version_t version,
   ze_hook_zetGetCommandListProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(314, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetGetCommandListProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetGetCommandListProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetCommandListProcAddrTable, tracer_record);
   else
@@ -20090,7 +20092,7 @@ ze_result_t zetGetModuleProcAddrTable(ze_api_version_t version, zet_module_ddita
         "libze_loader.so.1", "zetGetModuleProcAddrTable", (void **)&ze_real.zetGetModuleProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20114,8 +20116,8 @@ ze_result_t zetGetModuleProcAddrTable(ze_api_version_t version, zet_module_ddita
   ze_hook_zetGetModuleProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(315, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetGetModuleProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetGetModuleProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetModuleProcAddrTable, tracer_record);
   else
@@ -20133,7 +20135,7 @@ ze_result_t zetGetKernelProcAddrTable(ze_api_version_t version, zet_kernel_ddita
         "libze_loader.so.1", "zetGetKernelProcAddrTable", (void **)&ze_real.zetGetKernelProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20157,8 +20159,8 @@ ze_result_t zetGetKernelProcAddrTable(ze_api_version_t version, zet_kernel_ddita
   ze_hook_zetGetKernelProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(316, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetGetKernelProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetGetKernelProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetKernelProcAddrTable, tracer_record);
   else
@@ -20177,7 +20179,7 @@ ze_result_t zetGetMetricGroupProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zetGetMetricGroupProcAddrTable", (void **)&ze_real.zetGetMetricGroupProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20201,8 +20203,8 @@ ze_result_t zetGetMetricGroupProcAddrTable(ze_api_version_t version,
   ze_hook_zetGetMetricGroupProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(317, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricGroupProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricGroupProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricGroupProcAddrTable, tracer_record);
   else
@@ -20221,7 +20223,7 @@ ze_result_t zetGetMetricGroupExpProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zetGetMetricGroupExpProcAddrTable", (void **)&ze_real.zetGetMetricGroupExpProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20245,8 +20247,8 @@ ze_result_t zetGetMetricGroupExpProcAddrTable(ze_api_version_t version,
   ze_hook_zetGetMetricGroupExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(318, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable, tracer_record);
   else
@@ -20264,7 +20266,7 @@ ze_result_t zetGetMetricProcAddrTable(ze_api_version_t version, zet_metric_ddita
         "libze_loader.so.1", "zetGetMetricProcAddrTable", (void **)&ze_real.zetGetMetricProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20288,8 +20290,8 @@ ze_result_t zetGetMetricProcAddrTable(ze_api_version_t version, zet_metric_ddita
   ze_hook_zetGetMetricProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(319, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricProcAddrTable, tracer_record);
   else
@@ -20308,7 +20310,7 @@ ze_result_t zetGetMetricStreamerProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zetGetMetricStreamerProcAddrTable", (void **)&ze_real.zetGetMetricStreamerProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20332,8 +20334,8 @@ ze_result_t zetGetMetricStreamerProcAddrTable(ze_api_version_t version,
   ze_hook_zetGetMetricStreamerProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(320, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricStreamerProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricStreamerProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricStreamerProcAddrTable, tracer_record);
   else
@@ -20352,7 +20354,7 @@ ze_result_t zetGetMetricQueryPoolProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zetGetMetricQueryPoolProcAddrTable", (void **)&ze_real.zetGetMetricQueryPoolProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20376,8 +20378,8 @@ ze_result_t zetGetMetricQueryPoolProcAddrTable(ze_api_version_t version,
   ze_hook_zetGetMetricQueryPoolProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(321, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable, tracer_record);
   else
@@ -20396,7 +20398,7 @@ ze_result_t zetGetMetricQueryProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zetGetMetricQueryProcAddrTable", (void **)&ze_real.zetGetMetricQueryProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20420,8 +20422,8 @@ ze_result_t zetGetMetricQueryProcAddrTable(ze_api_version_t version,
   ze_hook_zetGetMetricQueryProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(322, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricQueryProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricQueryProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricQueryProcAddrTable, tracer_record);
   else
@@ -20440,7 +20442,7 @@ ze_result_t zetGetTracerExpProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zetGetTracerExpProcAddrTable", (void **)&ze_real.zetGetTracerExpProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20464,8 +20466,8 @@ ze_result_t zetGetTracerExpProcAddrTable(ze_api_version_t version,
   ze_hook_zetGetTracerExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(323, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetGetTracerExpProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetGetTracerExpProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetTracerExpProcAddrTable, tracer_record);
   else
@@ -20483,7 +20485,7 @@ ze_result_t zetGetDebugProcAddrTable(ze_api_version_t version, zet_debug_dditabl
         "libze_loader.so.1", "zetGetDebugProcAddrTable", (void **)&ze_real.zetGetDebugProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20507,8 +20509,8 @@ ze_result_t zetGetDebugProcAddrTable(ze_api_version_t version, zet_debug_dditabl
   ze_hook_zetGetDebugProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(324, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zetGetDebugProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zetGetDebugProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetDebugProcAddrTable, tracer_record);
   else
@@ -20526,7 +20528,7 @@ ze_result_t zesGetDriverProcAddrTable(ze_api_version_t version, zes_driver_ddita
         "libze_loader.so.1", "zesGetDriverProcAddrTable", (void **)&ze_real.zesGetDriverProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20550,8 +20552,8 @@ ze_result_t zesGetDriverProcAddrTable(ze_api_version_t version, zes_driver_ddita
   ze_hook_zesGetDriverProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(325, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesGetDriverProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesGetDriverProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetDriverProcAddrTable, tracer_record);
   else
@@ -20569,7 +20571,7 @@ ze_result_t zesGetDeviceProcAddrTable(ze_api_version_t version, zes_device_ddita
         "libze_loader.so.1", "zesGetDeviceProcAddrTable", (void **)&ze_real.zesGetDeviceProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20593,8 +20595,8 @@ ze_result_t zesGetDeviceProcAddrTable(ze_api_version_t version, zes_device_ddita
   ze_hook_zesGetDeviceProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(326, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesGetDeviceProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesGetDeviceProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetDeviceProcAddrTable, tracer_record);
   else
@@ -20613,7 +20615,7 @@ ze_result_t zesGetSchedulerProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zesGetSchedulerProcAddrTable", (void **)&ze_real.zesGetSchedulerProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20637,8 +20639,8 @@ ze_result_t zesGetSchedulerProcAddrTable(ze_api_version_t version,
   ze_hook_zesGetSchedulerProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(327, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesGetSchedulerProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesGetSchedulerProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetSchedulerProcAddrTable, tracer_record);
   else
@@ -20657,7 +20659,7 @@ ze_result_t zesGetPerformanceFactorProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zesGetPerformanceFactorProcAddrTable", (void **)&ze_real.zesGetPerformanceFactorProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20681,8 +20683,8 @@ ze_result_t zesGetPerformanceFactorProcAddrTable(ze_api_version_t version,
   ze_hook_zesGetPerformanceFactorProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(328, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable, tracer_record);
   else
@@ -20700,7 +20702,7 @@ ze_result_t zesGetPowerProcAddrTable(ze_api_version_t version, zes_power_dditabl
         "libze_loader.so.1", "zesGetPowerProcAddrTable", (void **)&ze_real.zesGetPowerProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20724,8 +20726,8 @@ ze_result_t zesGetPowerProcAddrTable(ze_api_version_t version, zes_power_dditabl
   ze_hook_zesGetPowerProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(329, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesGetPowerProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesGetPowerProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetPowerProcAddrTable, tracer_record);
   else
@@ -20744,7 +20746,7 @@ ze_result_t zesGetFrequencyProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zesGetFrequencyProcAddrTable", (void **)&ze_real.zesGetFrequencyProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20768,8 +20770,8 @@ ze_result_t zesGetFrequencyProcAddrTable(ze_api_version_t version,
   ze_hook_zesGetFrequencyProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(330, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesGetFrequencyProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesGetFrequencyProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetFrequencyProcAddrTable, tracer_record);
   else
@@ -20787,7 +20789,7 @@ ze_result_t zesGetEngineProcAddrTable(ze_api_version_t version, zes_engine_ddita
         "libze_loader.so.1", "zesGetEngineProcAddrTable", (void **)&ze_real.zesGetEngineProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20811,8 +20813,8 @@ ze_result_t zesGetEngineProcAddrTable(ze_api_version_t version, zes_engine_ddita
   ze_hook_zesGetEngineProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(331, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesGetEngineProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesGetEngineProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetEngineProcAddrTable, tracer_record);
   else
@@ -20830,7 +20832,7 @@ ze_result_t zesGetStandbyProcAddrTable(ze_api_version_t version, zes_standby_ddi
         "libze_loader.so.1", "zesGetStandbyProcAddrTable", (void **)&ze_real.zesGetStandbyProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20854,8 +20856,8 @@ ze_result_t zesGetStandbyProcAddrTable(ze_api_version_t version, zes_standby_ddi
   ze_hook_zesGetStandbyProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(332, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesGetStandbyProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesGetStandbyProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetStandbyProcAddrTable, tracer_record);
   else
@@ -20873,7 +20875,7 @@ ze_result_t zesGetFirmwareProcAddrTable(ze_api_version_t version, zes_firmware_d
         "libze_loader.so.1", "zesGetFirmwareProcAddrTable", (void **)&ze_real.zesGetFirmwareProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20897,8 +20899,8 @@ ze_result_t zesGetFirmwareProcAddrTable(ze_api_version_t version, zes_firmware_d
   ze_hook_zesGetFirmwareProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(333, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesGetFirmwareProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesGetFirmwareProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetFirmwareProcAddrTable, tracer_record);
   else
@@ -20916,7 +20918,7 @@ ze_result_t zesGetMemoryProcAddrTable(ze_api_version_t version, zes_memory_ddita
         "libze_loader.so.1", "zesGetMemoryProcAddrTable", (void **)&ze_real.zesGetMemoryProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20940,8 +20942,8 @@ ze_result_t zesGetMemoryProcAddrTable(ze_api_version_t version, zes_memory_ddita
   ze_hook_zesGetMemoryProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(334, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesGetMemoryProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesGetMemoryProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetMemoryProcAddrTable, tracer_record);
   else
@@ -20960,7 +20962,7 @@ ze_result_t zesGetFabricPortProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zesGetFabricPortProcAddrTable", (void **)&ze_real.zesGetFabricPortProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -20984,8 +20986,8 @@ ze_result_t zesGetFabricPortProcAddrTable(ze_api_version_t version,
   ze_hook_zesGetFabricPortProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(335, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesGetFabricPortProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesGetFabricPortProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetFabricPortProcAddrTable, tracer_record);
   else
@@ -21004,7 +21006,7 @@ ze_result_t zesGetTemperatureProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zesGetTemperatureProcAddrTable", (void **)&ze_real.zesGetTemperatureProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -21028,8 +21030,8 @@ ze_result_t zesGetTemperatureProcAddrTable(ze_api_version_t version,
   ze_hook_zesGetTemperatureProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(336, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesGetTemperatureProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesGetTemperatureProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetTemperatureProcAddrTable, tracer_record);
   else
@@ -21047,7 +21049,7 @@ ze_result_t zesGetPsuProcAddrTable(ze_api_version_t version, zes_psu_dditable_t 
         "libze_loader.so.1", "zesGetPsuProcAddrTable", (void **)&ze_real.zesGetPsuProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -21071,8 +21073,8 @@ ze_result_t zesGetPsuProcAddrTable(ze_api_version_t version, zes_psu_dditable_t 
   ze_hook_zesGetPsuProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(337, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesGetPsuProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesGetPsuProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetPsuProcAddrTable, tracer_record);
   else
@@ -21090,7 +21092,7 @@ ze_result_t zesGetFanProcAddrTable(ze_api_version_t version, zes_fan_dditable_t 
         "libze_loader.so.1", "zesGetFanProcAddrTable", (void **)&ze_real.zesGetFanProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -21114,8 +21116,8 @@ ze_result_t zesGetFanProcAddrTable(ze_api_version_t version, zes_fan_dditable_t 
   ze_hook_zesGetFanProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(338, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesGetFanProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesGetFanProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetFanProcAddrTable, tracer_record);
   else
@@ -21133,7 +21135,7 @@ ze_result_t zesGetLedProcAddrTable(ze_api_version_t version, zes_led_dditable_t 
         "libze_loader.so.1", "zesGetLedProcAddrTable", (void **)&ze_real.zesGetLedProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -21157,8 +21159,8 @@ ze_result_t zesGetLedProcAddrTable(ze_api_version_t version, zes_led_dditable_t 
   ze_hook_zesGetLedProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(339, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesGetLedProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesGetLedProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetLedProcAddrTable, tracer_record);
   else
@@ -21176,7 +21178,7 @@ ze_result_t zesGetRasProcAddrTable(ze_api_version_t version, zes_ras_dditable_t 
         "libze_loader.so.1", "zesGetRasProcAddrTable", (void **)&ze_real.zesGetRasProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -21200,8 +21202,8 @@ ze_result_t zesGetRasProcAddrTable(ze_api_version_t version, zes_ras_dditable_t 
   ze_hook_zesGetRasProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(340, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesGetRasProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesGetRasProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetRasProcAddrTable, tracer_record);
   else
@@ -21220,7 +21222,7 @@ ze_result_t zesGetDiagnosticsProcAddrTable(ze_api_version_t version,
         "libze_loader.so.1", "zesGetDiagnosticsProcAddrTable", (void **)&ze_real.zesGetDiagnosticsProcAddrTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
@@ -21244,8 +21246,8 @@ ze_result_t zesGetDiagnosticsProcAddrTable(ze_api_version_t version,
   ze_hook_zesGetDiagnosticsProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(341, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zesGetDiagnosticsProcAddrTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zesGetDiagnosticsProcAddrTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetDiagnosticsProcAddrTable, tracer_record);
   else
@@ -21263,13 +21265,13 @@ ze_result_t zelLoaderGetVersions(size_t *num_elems, zel_component_version_t *ver
         "libze_loader.so.1", "zelLoaderGetVersions", (void **)&ze_real.zelLoaderGetVersions);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_elems, versions);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21305,8 +21307,8 @@ ze_result_t zelLoaderGetVersions(size_t *num_elems, zel_component_version_t *ver
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(342, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.num_elems ? (uint64_t)(*tracer_args.num_elems) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zelLoaderGetVersions_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zelLoaderGetVersions__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions))
     lttng_ust_tracepoint(lttng_ust_ze, zelLoaderGetVersions, tracer_record);
   else
@@ -21324,13 +21326,13 @@ ze_result_t zelLoaderTranslateHandle(zel_handle_type_t handleType, void *handleI
         "libze_loader.so.1", "zelLoaderTranslateHandle", (void **)&ze_real.zelLoaderTranslateHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handleType, handleIn, handleOut);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21369,8 +21371,8 @@ ze_result_t zelLoaderTranslateHandle(zel_handle_type_t handleType, void *handleI
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(343, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.handleOut ? (uint64_t)(uintptr_t)(*tracer_args.handleOut) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zelLoaderTranslateHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zelLoaderTranslateHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zelLoaderTranslateHandle, tracer_record);
   else
@@ -21388,13 +21390,13 @@ ze_result_t zelTracerCreate(const zel_tracer_desc_t *desc, zel_tracer_handle_t *
         "libze_loader.so.1", "zelTracerCreate", (void **)&ze_real.zelTracerCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(desc, phTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21430,8 +21432,8 @@ ze_result_t zelTracerCreate(const zel_tracer_desc_t *desc, zel_tracer_handle_t *
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(344, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.phTracer ? (uint64_t)(uintptr_t)(*tracer_args.phTracer) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zelTracerCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zelTracerCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerCreate, tracer_record);
   else
@@ -21449,13 +21451,13 @@ ze_result_t zelTracerDestroy(zel_tracer_handle_t hTracer) {
         "libze_loader.so.1", "zelTracerDestroy", (void **)&ze_real.zelTracerDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21488,8 +21490,8 @@ ze_result_t zelTracerDestroy(zel_tracer_handle_t hTracer) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(345, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zelTracerDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zelTracerDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerDestroy, tracer_record);
   else
@@ -21507,13 +21509,13 @@ ze_result_t zelTracerSetPrologues(zel_tracer_handle_t hTracer, zel_core_callback
         "libze_loader.so.1", "zelTracerSetPrologues", (void **)&ze_real.zelTracerSetPrologues);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21548,8 +21550,8 @@ ze_result_t zelTracerSetPrologues(zel_tracer_handle_t hTracer, zel_core_callback
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(346, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetPrologues_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetPrologues__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetPrologues, tracer_record);
   else
@@ -21567,13 +21569,13 @@ ze_result_t zelTracerSetEpilogues(zel_tracer_handle_t hTracer, zel_core_callback
         "libze_loader.so.1", "zelTracerSetEpilogues", (void **)&ze_real.zelTracerSetEpilogues);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21608,8 +21610,8 @@ ze_result_t zelTracerSetEpilogues(zel_tracer_handle_t hTracer, zel_core_callback
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(347, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetEpilogues_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetEpilogues__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetEpilogues, tracer_record);
   else
@@ -21627,13 +21629,13 @@ ze_result_t zelTracerSetEnabled(zel_tracer_handle_t hTracer, ze_bool_t enable) {
         "libze_loader.so.1", "zelTracerSetEnabled", (void **)&ze_real.zelTracerSetEnabled);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
       ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled__full)) {
     /* Minimal mode alone: no arguments to keep. */
     ze_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21668,8 +21670,8 @@ ze_result_t zelTracerSetEnabled(zel_tracer_handle_t hTracer, ze_bool_t enable) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(348, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled_full))
-    lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetEnabled_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled__full))
+    lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetEnabled__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetEnabled, tracer_record);
   else

@@ -37,7 +37,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeInit,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeInit_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeInit__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeInit_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -52,7 +52,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGet,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGet_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGet__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDriverGet_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -69,7 +69,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGetApiVersion,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGetApiVersion_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGetApiVersion__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDriverGetApiVersion_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -84,7 +84,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDriverGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -101,7 +101,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGetIpcProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGetIpcProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGetIpcProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDriverGetIpcProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -118,7 +118,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGetExtensionProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGetExtensionProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGetExtensionProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDriverGetExtensionProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -135,7 +135,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGetExtensionFunctionAddress,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGetExtensionFunctionAddress_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGetExtensionFunctionAddress__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDriverGetExtensionFunctionAddress_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -151,7 +151,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGet,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGet_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGet__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGet_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -168,7 +168,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetSubDevices,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetSubDevices_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetSubDevices__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetSubDevices_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -185,7 +185,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -202,7 +202,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetComputeProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetComputeProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetComputeProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetComputeProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -219,7 +219,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetModuleProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetModuleProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetModuleProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetModuleProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -236,7 +236,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetCommandQueueGroupProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -253,7 +253,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetMemoryProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetMemoryProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetMemoryProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetMemoryProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -270,7 +270,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetMemoryAccessProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetMemoryAccessProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetMemoryAccessProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -287,7 +287,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetCacheProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetCacheProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetCacheProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetCacheProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -304,7 +304,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetImageProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetImageProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetImageProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetImageProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -321,7 +321,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetExternalMemoryProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetExternalMemoryProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetExternalMemoryProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -338,7 +338,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetP2PProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetP2PProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetP2PProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetP2PProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -355,7 +355,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceCanAccessPeer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceCanAccessPeer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceCanAccessPeer__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDeviceCanAccessPeer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -370,7 +370,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetStatus,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetStatus_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetStatus__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetStatus_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -385,7 +385,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetGlobalTimestamps,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetGlobalTimestamps_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetGlobalTimestamps_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -400,7 +400,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextCreate__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeContextCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -416,7 +416,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextCreateEx,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextCreateEx_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextCreateEx__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeContextCreateEx_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -433,7 +433,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextDestroy__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeContextDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -448,7 +448,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextGetStatus,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextGetStatus_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextGetStatus__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeContextGetStatus_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -463,7 +463,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandQueueCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandQueueCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandQueueCreate__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandQueueCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -479,7 +479,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandQueueDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandQueueDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandQueueDestroy__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandQueueDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -494,7 +494,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandQueueExecuteCommandLists,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandQueueExecuteCommandLists_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandQueueExecuteCommandLists__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandQueueExecuteCommandLists_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -510,7 +510,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandQueueSynchronize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandQueueSynchronize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandQueueSynchronize__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandQueueSynchronize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -525,7 +525,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListCreate__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -541,7 +541,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListCreateImmediate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListCreateImmediate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListCreateImmediate__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListCreateImmediate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -557,7 +557,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListDestroy__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -572,7 +572,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListClose,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListClose_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListClose__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListClose_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -587,7 +587,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListReset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListReset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListReset__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListReset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -602,7 +602,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendWriteGlobalTimestamp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -618,7 +618,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendBarrier,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendBarrier_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendBarrier__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendBarrier_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -634,7 +634,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemoryRangesBarrier_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -652,7 +652,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextSystemBarrier,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextSystemBarrier_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextSystemBarrier__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeContextSystemBarrier_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -667,7 +667,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryCopy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryCopy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryCopy__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemoryCopy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -683,7 +683,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryFill,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryFill_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryFill__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemoryFill_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -699,7 +699,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemoryCopyRegion_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -717,7 +717,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContex
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemoryCopyFromContext_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -733,7 +733,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopy__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendImageCopy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -749,7 +749,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopyRegion,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopyRegion_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendImageCopyRegion_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -767,7 +767,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopyToMemory,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopyToMemory_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendImageCopyToMemory_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -784,7 +784,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendImageCopyFromMemory_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -801,7 +801,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryPrefetch,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryPrefetch_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemoryPrefetch_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -816,7 +816,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemAdvise,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemAdvise_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemAdvise__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemAdvise_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -831,7 +831,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventPoolCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventPoolCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventPoolCreate__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeEventPoolCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -848,7 +848,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventPoolDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventPoolDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventPoolDestroy__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeEventPoolDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -863,7 +863,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventCreate__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeEventCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -879,7 +879,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventDestroy__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeEventDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -894,7 +894,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventPoolGetIpcHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventPoolGetIpcHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventPoolGetIpcHandle__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeEventPoolGetIpcHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -910,7 +910,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventPoolOpenIpcHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventPoolOpenIpcHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventPoolOpenIpcHandle__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeEventPoolOpenIpcHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -926,7 +926,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventPoolCloseIpcHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventPoolCloseIpcHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventPoolCloseIpcHandle__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeEventPoolCloseIpcHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -941,7 +941,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendSignalEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendSignalEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendSignalEvent__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendSignalEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -956,7 +956,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendWaitOnEvents,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendWaitOnEvents_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendWaitOnEvents_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -972,7 +972,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventHostSignal,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventHostSignal_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventHostSignal__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeEventHostSignal_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -987,7 +987,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventHostSynchronize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventHostSynchronize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventHostSynchronize__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeEventHostSynchronize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1002,7 +1002,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventQueryStatus,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventQueryStatus_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventQueryStatus__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeEventQueryStatus_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1017,7 +1017,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendEventReset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendEventReset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendEventReset__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendEventReset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1032,7 +1032,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventHostReset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventHostReset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventHostReset__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeEventHostReset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1047,7 +1047,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventQueryKernelTimestamp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventQueryKernelTimestamp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventQueryKernelTimestamp__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeEventQueryKernelTimestamp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1064,7 +1064,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamp
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendQueryKernelTimestamps_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -1082,7 +1082,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceCreate__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeFenceCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1098,7 +1098,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceDestroy__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeFenceDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1113,7 +1113,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceHostSynchronize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceHostSynchronize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceHostSynchronize__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeFenceHostSynchronize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1128,7 +1128,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceQueryStatus,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceQueryStatus_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceQueryStatus__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeFenceQueryStatus_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1143,7 +1143,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceReset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceReset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceReset__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeFenceReset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1158,7 +1158,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeImageGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1175,7 +1175,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageCreate__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeImageCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1191,7 +1191,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageDestroy__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeImageDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1206,7 +1206,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemAllocShared,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemAllocShared_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemAllocShared__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeMemAllocShared_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -1223,7 +1223,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemAllocDevice,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemAllocDevice_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemAllocDevice__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeMemAllocDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1239,7 +1239,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemAllocHost,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemAllocHost_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemAllocHost__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeMemAllocHost_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1255,7 +1255,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemFree,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemFree_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemFree__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeMemFree_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1270,7 +1270,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemGetAllocProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemGetAllocProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemGetAllocProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeMemGetAllocProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1287,7 +1287,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemGetAddressRange,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemGetAddressRange_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemGetAddressRange__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeMemGetAddressRange_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1302,7 +1302,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemGetIpcHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemGetIpcHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemGetIpcHandle__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeMemGetIpcHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1318,7 +1318,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemOpenIpcHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemOpenIpcHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemOpenIpcHandle__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeMemOpenIpcHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1334,7 +1334,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemCloseIpcHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemCloseIpcHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemCloseIpcHandle__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeMemCloseIpcHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1349,7 +1349,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleCreate__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeModuleCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1365,7 +1365,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleDestroy__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeModuleDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1380,7 +1380,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleDynamicLink,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleDynamicLink_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleDynamicLink__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeModuleDynamicLink_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1396,7 +1396,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleBuildLogDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleBuildLogDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleBuildLogDestroy__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeModuleBuildLogDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1411,7 +1411,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleBuildLogGetString,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleBuildLogGetString_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleBuildLogGetString__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeModuleBuildLogGetString_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1426,7 +1426,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleGetNativeBinary,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleGetNativeBinary_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleGetNativeBinary__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeModuleGetNativeBinary_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1441,7 +1441,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleGetGlobalPointer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleGetGlobalPointer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleGetGlobalPointer__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeModuleGetGlobalPointer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1457,7 +1457,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleGetKernelNames,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleGetKernelNames_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleGetKernelNames__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeModuleGetKernelNames_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1474,7 +1474,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeModuleGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1491,7 +1491,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelCreate__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeKernelCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1507,7 +1507,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelDestroy__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeKernelDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1522,7 +1522,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleGetFunctionPointer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleGetFunctionPointer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleGetFunctionPointer__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeModuleGetFunctionPointer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1538,7 +1538,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSetGroupSize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSetGroupSize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSetGroupSize__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeKernelSetGroupSize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1553,7 +1553,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSuggestGroupSize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSuggestGroupSize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSuggestGroupSize__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeKernelSuggestGroupSize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -1568,7 +1568,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeKernelSuggestMaxCooperativeGroupCount_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1583,7 +1583,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSetArgumentValue,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSetArgumentValue_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSetArgumentValue__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeKernelSetArgumentValue_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1598,7 +1598,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSetIndirectAccess,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSetIndirectAccess_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSetIndirectAccess__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeKernelSetIndirectAccess_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1613,7 +1613,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelGetIndirectAccess,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelGetIndirectAccess_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelGetIndirectAccess__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeKernelGetIndirectAccess_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1628,7 +1628,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelGetSourceAttributes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelGetSourceAttributes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelGetSourceAttributes__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeKernelGetSourceAttributes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1643,7 +1643,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSetCacheConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSetCacheConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSetCacheConfig__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeKernelSetCacheConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1658,7 +1658,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeKernelGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1675,7 +1675,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelGetName,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelGetName_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelGetName__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeKernelGetName_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1690,7 +1690,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendLaunchKernel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendLaunchKernel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendLaunchKernel__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendLaunchKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1707,7 +1707,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKer
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendLaunchCooperativeKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1724,7 +1724,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendLaunchKernelIndirect_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1741,7 +1741,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernel
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendLaunchMultipleKernelsIndirect_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -1759,7 +1759,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextMakeMemoryResident,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextMakeMemoryResident_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextMakeMemoryResident__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeContextMakeMemoryResident_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1774,7 +1774,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextEvictMemory,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextEvictMemory_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextEvictMemory__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeContextEvictMemory_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1789,7 +1789,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextMakeImageResident,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextMakeImageResident_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextMakeImageResident__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeContextMakeImageResident_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1804,7 +1804,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextEvictImage,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextEvictImage_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextEvictImage__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeContextEvictImage_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1819,7 +1819,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeSamplerCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeSamplerCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeSamplerCreate__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeSamplerCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1835,7 +1835,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeSamplerDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeSamplerDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeSamplerDestroy__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeSamplerDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1850,7 +1850,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemReserve,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemReserve_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemReserve__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemReserve_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1865,7 +1865,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemFree,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemFree_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemFree__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemFree_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1880,7 +1880,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemQueryPageSize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemQueryPageSize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemQueryPageSize__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemQueryPageSize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1895,7 +1895,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zePhysicalMemCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zePhysicalMemCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zePhysicalMemCreate__full,
   LTTNG_UST_TP_ARGS(const struct ze_zePhysicalMemCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1911,7 +1911,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zePhysicalMemDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zePhysicalMemDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zePhysicalMemDestroy__full,
   LTTNG_UST_TP_ARGS(const struct ze_zePhysicalMemDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1926,7 +1926,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemMap,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemMap_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemMap__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemMap_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1941,7 +1941,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemUnmap,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemUnmap_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemUnmap__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemUnmap_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1956,7 +1956,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemSetAccessAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemSetAccessAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemSetAccessAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1971,7 +1971,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemGetAccessAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemGetAccessAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemGetAccessAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1986,7 +1986,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSetGlobalOffsetExp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSetGlobalOffsetExp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeKernelSetGlobalOffsetExp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2001,7 +2001,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceReserveCacheExt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceReserveCacheExt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceReserveCacheExt__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDeviceReserveCacheExt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2016,7 +2016,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceSetCacheAdviceExt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceSetCacheAdviceExt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDeviceSetCacheAdviceExt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2031,7 +2031,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventQueryTimestampsExp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventQueryTimestampsExp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventQueryTimestampsExp__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeEventQueryTimestampsExp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2048,7 +2048,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageGetMemoryPropertiesExp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageGetMemoryPropertiesExp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeImageGetMemoryPropertiesExp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2065,7 +2065,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageViewCreateExp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageViewCreateExp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageViewCreateExp__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeImageViewCreateExp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2081,7 +2081,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSchedulingHintExp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSchedulingHintExp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSchedulingHintExp__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeKernelSchedulingHintExp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2097,7 +2097,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDevicePciGetPropertiesExt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDevicePciGetPropertiesExt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDevicePciGetPropertiesExt__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDevicePciGetPropertiesExt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2114,7 +2114,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendImageCopyToMemoryExt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2131,7 +2131,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryE
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendImageCopyFromMemoryExt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2148,7 +2148,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageGetAllocPropertiesExt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageGetAllocPropertiesExt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageGetAllocPropertiesExt__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeImageGetAllocPropertiesExt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2165,7 +2165,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleInspectLinkageExt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleInspectLinkageExt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleInspectLinkageExt__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeModuleInspectLinkageExt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2182,7 +2182,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemFreeExt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemFreeExt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemFreeExt__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeMemFreeExt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2198,7 +2198,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricVertexGetExp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricVertexGetExp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricVertexGetExp__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeFabricVertexGetExp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2215,7 +2215,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricVertexGetSubVerticesExp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricVertexGetSubVerticesExp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeFabricVertexGetSubVerticesExp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2232,7 +2232,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricVertexGetPropertiesExp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricVertexGetPropertiesExp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeFabricVertexGetPropertiesExp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2249,7 +2249,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricVertexGetDeviceExp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricVertexGetDeviceExp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricVertexGetDeviceExp__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeFabricVertexGetDeviceExp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2264,7 +2264,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetFabricVertexExp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetFabricVertexExp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetFabricVertexExp__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetFabricVertexExp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2279,7 +2279,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricEdgeGetExp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricEdgeGetExp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricEdgeGetExp__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeFabricEdgeGetExp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2296,7 +2296,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricEdgeGetVerticesExp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricEdgeGetVerticesExp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeFabricEdgeGetVerticesExp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2311,7 +2311,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricEdgeGetPropertiesExp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricEdgeGetPropertiesExp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeFabricEdgeGetPropertiesExp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2328,7 +2328,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetModuleGetDebugInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetModuleGetDebugInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetModuleGetDebugInfo__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetModuleGetDebugInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2343,7 +2343,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDeviceGetDebugProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDeviceGetDebugProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDeviceGetDebugProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetDeviceGetDebugProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2360,7 +2360,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugAttach,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugAttach_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugAttach__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetDebugAttach_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2376,7 +2376,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugDetach,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugDetach_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugDetach__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetDebugDetach_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2391,7 +2391,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugReadEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugReadEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugReadEvent__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetDebugReadEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2408,7 +2408,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugAcknowledgeEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugAcknowledgeEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugAcknowledgeEvent__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetDebugAcknowledgeEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2424,7 +2424,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugInterrupt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugInterrupt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugInterrupt__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetDebugInterrupt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2440,7 +2440,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugResume,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugResume_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugResume__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetDebugResume_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2456,7 +2456,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugReadMemory,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugReadMemory_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugReadMemory__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetDebugReadMemory_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2473,7 +2473,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugWriteMemory,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugWriteMemory_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugWriteMemory__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetDebugWriteMemory_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2490,7 +2490,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugGetRegisterSetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugGetRegisterSetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugGetRegisterSetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetDebugGetRegisterSetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2507,7 +2507,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugReadRegisters,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugReadRegisters_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugReadRegisters__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetDebugReadRegisters_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2525,7 +2525,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugWriteRegisters,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugWriteRegisters_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugWriteRegisters__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetDebugWriteRegisters_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2543,7 +2543,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGroupGet,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGroupGet_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGroupGet__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetMetricGroupGet_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2560,7 +2560,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGroupGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGroupGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGroupGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetMetricGroupGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2577,7 +2577,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGroupCalculateMetricValues,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGroupCalculateMetricValues_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetMetricGroupCalculateMetricValues_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2595,7 +2595,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGet,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGet_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGet__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetMetricGet_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2612,7 +2612,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetMetricGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2629,7 +2629,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetContextActivateMetricGroups,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetContextActivateMetricGroups_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetContextActivateMetricGroups__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetContextActivateMetricGroups_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2645,7 +2645,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricStreamerOpen,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricStreamerOpen_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricStreamerOpen__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetMetricStreamerOpen_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2662,7 +2662,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetCommandListAppendMetricStreamerMarke
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetCommandListAppendMetricStreamerMarker_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2677,7 +2677,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricStreamerClose,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricStreamerClose_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricStreamerClose__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetMetricStreamerClose_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2692,7 +2692,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricStreamerReadData,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricStreamerReadData_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricStreamerReadData__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetMetricStreamerReadData_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2709,7 +2709,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryPoolCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryPoolCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryPoolCreate__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryPoolCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2725,7 +2725,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryPoolDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryPoolDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryPoolDestroy__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryPoolDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2740,7 +2740,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryCreate__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2755,7 +2755,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryDestroy__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2770,7 +2770,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryReset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryReset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryReset__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryReset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2785,7 +2785,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetCommandListAppendMetricQueryBegin,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetCommandListAppendMetricQueryBegin_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetCommandListAppendMetricQueryBegin_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2800,7 +2800,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetCommandListAppendMetricQueryEnd,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetCommandListAppendMetricQueryEnd_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetCommandListAppendMetricQueryEnd_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2815,7 +2815,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetCommandListAppendMetricMemoryBarrier_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2830,7 +2830,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryGetData,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryGetData_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryGetData__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryGetData_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2847,7 +2847,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetKernelGetProfileInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetKernelGetProfileInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetKernelGetProfileInfo__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetKernelGetProfileInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2863,7 +2863,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetTracerExpCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetTracerExpCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetTracerExpCreate__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetTracerExpCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2879,7 +2879,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetTracerExpDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetTracerExpDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetTracerExpDestroy__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetTracerExpDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2894,7 +2894,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetTracerExpSetPrologues,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetTracerExpSetPrologues_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetTracerExpSetPrologues__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetTracerExpSetPrologues_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2910,7 +2910,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetTracerExpSetEpilogues,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetTracerExpSetEpilogues_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetTracerExpSetEpilogues__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetTracerExpSetEpilogues_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2926,7 +2926,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetTracerExpSetEnabled,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetTracerExpSetEnabled_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetTracerExpSetEnabled__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetTracerExpSetEnabled_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2941,7 +2941,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricVa
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetMetricGroupCalculateMultipleMetricValuesExp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -2961,7 +2961,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2978,7 +2978,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceGetState,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceGetState_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceGetState__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceGetState_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2995,7 +2995,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceReset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceReset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceReset__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceReset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3010,7 +3010,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceProcessesGetState,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceProcessesGetState_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceProcessesGetState__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceProcessesGetState_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3027,7 +3027,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDevicePciGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDevicePciGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDevicePciGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDevicePciGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3044,7 +3044,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDevicePciGetState,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDevicePciGetState_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDevicePciGetState__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDevicePciGetState_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3061,7 +3061,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDevicePciGetBars,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDevicePciGetBars_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDevicePciGetBars__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDevicePciGetBars_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3078,7 +3078,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDevicePciGetStats,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDevicePciGetStats_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDevicePciGetStats__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDevicePciGetStats_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3095,7 +3095,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumDiagnosticTestSuites_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3112,7 +3112,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDiagnosticsGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDiagnosticsGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDiagnosticsGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDiagnosticsGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3129,7 +3129,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDiagnosticsGetTests,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDiagnosticsGetTests_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDiagnosticsGetTests__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDiagnosticsGetTests_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3146,7 +3146,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDiagnosticsRunTests,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDiagnosticsRunTests_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDiagnosticsRunTests__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDiagnosticsRunTests_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -3161,7 +3161,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEccAvailable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEccAvailable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEccAvailable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEccAvailable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3176,7 +3176,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEccConfigurable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEccConfigurable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEccConfigurable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEccConfigurable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3191,7 +3191,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceGetEccState,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceGetEccState_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceGetEccState__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceGetEccState_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3207,7 +3207,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceSetEccState,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceSetEccState_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceSetEccState__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceSetEccState_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3224,7 +3224,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumEngineGroups,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumEngineGroups_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumEngineGroups__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumEngineGroups_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3241,7 +3241,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesEngineGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesEngineGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesEngineGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesEngineGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3258,7 +3258,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesEngineGetActivity,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesEngineGetActivity_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesEngineGetActivity__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesEngineGetActivity_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3275,7 +3275,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEventRegister,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEventRegister_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEventRegister__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEventRegister_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3290,7 +3290,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDriverEventListen,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDriverEventListen_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDriverEventListen__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDriverEventListen_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -3306,7 +3306,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDriverEventListenEx,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDriverEventListenEx_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDriverEventListenEx__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDriverEventListenEx_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -3322,7 +3322,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumFabricPorts,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumFabricPorts_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumFabricPorts__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumFabricPorts_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3339,7 +3339,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3356,7 +3356,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortGetLinkType,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortGetLinkType_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortGetLinkType__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortGetLinkType_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3373,7 +3373,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortGetConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortGetConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortGetConfig__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortGetConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3390,7 +3390,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortSetConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortSetConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortSetConfig__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortSetConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3406,7 +3406,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortGetState,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortGetState_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortGetState__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortGetState_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3423,7 +3423,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortGetThroughput,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortGetThroughput_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortGetThroughput__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortGetThroughput_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3440,7 +3440,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumFans,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumFans_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumFans__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumFans_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3457,7 +3457,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFanGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3474,7 +3474,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanGetConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanGetConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanGetConfig__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFanGetConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3491,7 +3491,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanSetDefaultMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanSetDefaultMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanSetDefaultMode__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFanSetDefaultMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3506,7 +3506,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanSetFixedSpeedMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanSetFixedSpeedMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanSetFixedSpeedMode__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFanSetFixedSpeedMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3522,7 +3522,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanSetSpeedTableMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanSetSpeedTableMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanSetSpeedTableMode__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFanSetSpeedTableMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3538,7 +3538,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanGetState,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanGetState_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanGetState__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFanGetState_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3553,7 +3553,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumFirmwares,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumFirmwares_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumFirmwares__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumFirmwares_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3570,7 +3570,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFirmwareGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFirmwareGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFirmwareGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFirmwareGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3587,7 +3587,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFirmwareFlash,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFirmwareFlash_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFirmwareFlash__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFirmwareFlash_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3602,7 +3602,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumFrequencyDomains,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumFrequencyDomains_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumFrequencyDomains_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3619,7 +3619,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3636,7 +3636,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyGetAvailableClocks,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyGetAvailableClocks_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyGetAvailableClocks__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyGetAvailableClocks_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3653,7 +3653,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyGetRange,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyGetRange_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyGetRange__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyGetRange_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3670,7 +3670,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencySetRange,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencySetRange_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencySetRange__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFrequencySetRange_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3686,7 +3686,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyGetState,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyGetState_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyGetState__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyGetState_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3703,7 +3703,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyGetThrottleTime,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyGetThrottleTime_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyGetThrottleTime__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyGetThrottleTime_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3720,7 +3720,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetCapabilities,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetCapabilities_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetCapabilities__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetCapabilities_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3737,7 +3737,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetFrequencyTarget_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3752,7 +3752,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcSetFrequencyTarget_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3767,7 +3767,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetVoltageTarget,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetVoltageTarget_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetVoltageTarget_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -3782,7 +3782,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcSetVoltageTarget,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcSetVoltageTarget_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcSetVoltageTarget_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3797,7 +3797,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcSetMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcSetMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcSetMode__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcSetMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3812,7 +3812,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetMode__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3827,7 +3827,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetIccMax,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetIccMax_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetIccMax__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetIccMax_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3842,7 +3842,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcSetIccMax,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcSetIccMax_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcSetIccMax__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcSetIccMax_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3857,7 +3857,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetTjMax,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetTjMax_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetTjMax__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetTjMax_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3872,7 +3872,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcSetTjMax,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcSetTjMax_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcSetTjMax__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcSetTjMax_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3887,7 +3887,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumLeds,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumLeds_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumLeds__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumLeds_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3904,7 +3904,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesLedGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesLedGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesLedGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesLedGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3921,7 +3921,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesLedGetState,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesLedGetState_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesLedGetState__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesLedGetState_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3938,7 +3938,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesLedSetState,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesLedSetState_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesLedSetState__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesLedSetState_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3953,7 +3953,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesLedSetColor,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesLedSetColor_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesLedSetColor__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesLedSetColor_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3969,7 +3969,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumMemoryModules,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumMemoryModules_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumMemoryModules__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumMemoryModules_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3986,7 +3986,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesMemoryGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesMemoryGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesMemoryGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesMemoryGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4003,7 +4003,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesMemoryGetState,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesMemoryGetState_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesMemoryGetState__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesMemoryGetState_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4020,7 +4020,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesMemoryGetBandwidth,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesMemoryGetBandwidth_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesMemoryGetBandwidth__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesMemoryGetBandwidth_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4037,7 +4037,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumPerformanceFactorDomains_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4054,7 +4054,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPerformanceFactorGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPerformanceFactorGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPerformanceFactorGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesPerformanceFactorGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4071,7 +4071,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPerformanceFactorGetConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPerformanceFactorGetConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPerformanceFactorGetConfig__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesPerformanceFactorGetConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4086,7 +4086,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPerformanceFactorSetConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPerformanceFactorSetConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPerformanceFactorSetConfig__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesPerformanceFactorSetConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4101,7 +4101,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumPowerDomains,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumPowerDomains_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumPowerDomains__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumPowerDomains_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4118,7 +4118,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceGetCardPowerDomain,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceGetCardPowerDomain_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceGetCardPowerDomain__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceGetCardPowerDomain_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4133,7 +4133,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesPowerGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4150,7 +4150,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerGetEnergyCounter,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerGetEnergyCounter_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerGetEnergyCounter__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesPowerGetEnergyCounter_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4167,7 +4167,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerGetLimits,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerGetLimits_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerGetLimits__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesPowerGetLimits_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4188,7 +4188,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerSetLimits,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerSetLimits_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerSetLimits__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesPowerSetLimits_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4206,7 +4206,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerGetEnergyThreshold,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerGetEnergyThreshold_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerGetEnergyThreshold__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesPowerGetEnergyThreshold_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4223,7 +4223,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerSetEnergyThreshold,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerSetEnergyThreshold_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerSetEnergyThreshold__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesPowerSetEnergyThreshold_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4238,7 +4238,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumPsus,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumPsus_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumPsus__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumPsus_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4255,7 +4255,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPsuGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPsuGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPsuGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesPsuGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4272,7 +4272,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPsuGetState,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPsuGetState_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPsuGetState__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesPsuGetState_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4289,7 +4289,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumRasErrorSets,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumRasErrorSets_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumRasErrorSets__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumRasErrorSets_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4306,7 +4306,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesRasGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesRasGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesRasGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesRasGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4323,7 +4323,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesRasGetConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesRasGetConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesRasGetConfig__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesRasGetConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4340,7 +4340,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesRasSetConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesRasSetConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesRasSetConfig__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesRasSetConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4356,7 +4356,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesRasGetState,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesRasGetState_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesRasGetState__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesRasGetState_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4373,7 +4373,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumSchedulers,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumSchedulers_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumSchedulers__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumSchedulers_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4390,7 +4390,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4407,7 +4407,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerGetCurrentMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerGetCurrentMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerGetCurrentMode__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerGetCurrentMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4422,7 +4422,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerGetTimeoutModeProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4439,7 +4439,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerGetTimesliceModeProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4456,7 +4456,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerSetTimeoutMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerSetTimeoutMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerSetTimeoutMode__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerSetTimeoutMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4472,7 +4472,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerSetTimesliceMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerSetTimesliceMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerSetTimesliceMode__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerSetTimesliceMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4488,7 +4488,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerSetExclusiveMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerSetExclusiveMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerSetExclusiveMode__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerSetExclusiveMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4503,7 +4503,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerSetComputeUnitDebugMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4518,7 +4518,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumStandbyDomains,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumStandbyDomains_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumStandbyDomains__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumStandbyDomains_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4535,7 +4535,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesStandbyGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesStandbyGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesStandbyGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesStandbyGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4552,7 +4552,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesStandbyGetMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesStandbyGetMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesStandbyGetMode__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesStandbyGetMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4567,7 +4567,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesStandbySetMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesStandbySetMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesStandbySetMode__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesStandbySetMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4582,7 +4582,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumTemperatureSensors,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumTemperatureSensors_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumTemperatureSensors_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4599,7 +4599,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesTemperatureGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesTemperatureGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesTemperatureGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesTemperatureGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4616,7 +4616,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesTemperatureGetConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesTemperatureGetConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesTemperatureGetConfig__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesTemperatureGetConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4633,7 +4633,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesTemperatureSetConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesTemperatureSetConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesTemperatureSetConfig__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesTemperatureSetConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4649,7 +4649,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesTemperatureGetState,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesTemperatureGetState_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesTemperatureGetState__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesTemperatureGetState_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4664,7 +4664,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerGetLimitsExt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerGetLimitsExt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerGetLimitsExt__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesPowerGetLimitsExt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4681,7 +4681,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerSetLimitsExt,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerSetLimitsExt_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerSetLimitsExt__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesPowerSetLimitsExt_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4697,7 +4697,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetGlobalProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetGlobalProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetGlobalProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetGlobalProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4714,7 +4714,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetDriverProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetDriverProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetDriverProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetDriverProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4731,7 +4731,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetDeviceProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetDeviceProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetDeviceProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetDeviceProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4748,7 +4748,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetDeviceExpProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetDeviceExpProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetDeviceExpProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetDeviceExpProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4765,7 +4765,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetContextProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetContextProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetContextProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetContextProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4782,7 +4782,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetCommandQueueProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetCommandQueueProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetCommandQueueProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetCommandQueueProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4799,7 +4799,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetCommandListProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetCommandListProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetCommandListProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetCommandListProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4816,7 +4816,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetImageProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetImageProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetImageProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetImageProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4833,7 +4833,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetImageExpProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetImageExpProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetImageExpProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetImageExpProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4850,7 +4850,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetFenceProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetFenceProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetFenceProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetFenceProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4867,7 +4867,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetEventPoolProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetEventPoolProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetEventPoolProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetEventPoolProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4884,7 +4884,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetEventProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetEventProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetEventProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetEventProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4901,7 +4901,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetEventExpProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetEventExpProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetEventExpProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetEventExpProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4918,7 +4918,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetModuleProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetModuleProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetModuleProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetModuleProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4935,7 +4935,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetModuleBuildLogProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4952,7 +4952,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetKernelProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetKernelProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetKernelProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetKernelProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4969,7 +4969,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetKernelExpProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetKernelExpProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetKernelExpProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetKernelExpProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4986,7 +4986,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetSamplerProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetSamplerProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetSamplerProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetSamplerProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5003,7 +5003,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetPhysicalMemProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetPhysicalMemProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetPhysicalMemProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetPhysicalMemProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5020,7 +5020,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetMemProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetMemProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetMemProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetMemProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5037,7 +5037,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetVirtualMemProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetVirtualMemProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetVirtualMemProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetVirtualMemProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5054,7 +5054,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetFabricVertexExpProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5071,7 +5071,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zeGetFabricEdgeExpProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5088,7 +5088,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetDeviceProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetDeviceProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetDeviceProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetGetDeviceProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5105,7 +5105,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetContextProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetContextProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetContextProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetGetContextProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5122,7 +5122,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetCommandListProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetCommandListProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetCommandListProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetGetCommandListProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5139,7 +5139,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetModuleProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetModuleProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetModuleProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetGetModuleProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5156,7 +5156,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetKernelProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetKernelProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetKernelProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetGetKernelProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5173,7 +5173,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricGroupProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricGroupProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricGroupProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetGetMetricGroupProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5190,7 +5190,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetGetMetricGroupExpProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5207,7 +5207,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetGetMetricProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5224,7 +5224,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricStreamerProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricStreamerProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricStreamerProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetGetMetricStreamerProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5241,7 +5241,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetGetMetricQueryPoolProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5258,7 +5258,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricQueryProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricQueryProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricQueryProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetGetMetricQueryProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5275,7 +5275,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetTracerExpProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetTracerExpProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetTracerExpProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetGetTracerExpProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5292,7 +5292,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetDebugProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetDebugProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetDebugProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zetGetDebugProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5309,7 +5309,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetDriverProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetDriverProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetDriverProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesGetDriverProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5326,7 +5326,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetDeviceProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetDeviceProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetDeviceProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesGetDeviceProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5343,7 +5343,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetSchedulerProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetSchedulerProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetSchedulerProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesGetSchedulerProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5360,7 +5360,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesGetPerformanceFactorProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5377,7 +5377,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetPowerProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetPowerProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetPowerProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesGetPowerProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5394,7 +5394,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetFrequencyProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetFrequencyProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetFrequencyProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesGetFrequencyProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5411,7 +5411,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetEngineProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetEngineProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetEngineProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesGetEngineProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5428,7 +5428,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetStandbyProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetStandbyProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetStandbyProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesGetStandbyProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5445,7 +5445,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetFirmwareProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetFirmwareProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetFirmwareProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesGetFirmwareProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5462,7 +5462,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetMemoryProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetMemoryProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetMemoryProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesGetMemoryProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5479,7 +5479,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetFabricPortProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetFabricPortProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetFabricPortProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesGetFabricPortProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5496,7 +5496,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetTemperatureProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetTemperatureProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetTemperatureProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesGetTemperatureProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5513,7 +5513,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetPsuProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetPsuProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetPsuProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesGetPsuProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5530,7 +5530,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetFanProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetFanProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetFanProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesGetFanProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5547,7 +5547,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetLedProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetLedProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetLedProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesGetLedProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5564,7 +5564,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetRasProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetRasProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetRasProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesGetRasProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5581,7 +5581,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetDiagnosticsProcAddrTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetDiagnosticsProcAddrTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetDiagnosticsProcAddrTable__full,
   LTTNG_UST_TP_ARGS(const struct ze_zesGetDiagnosticsProcAddrTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5598,7 +5598,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelLoaderGetVersions,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelLoaderGetVersions_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelLoaderGetVersions__full,
   LTTNG_UST_TP_ARGS(const struct ze_zelLoaderGetVersions_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5614,7 +5614,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelLoaderTranslateHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelLoaderTranslateHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelLoaderTranslateHandle__full,
   LTTNG_UST_TP_ARGS(const struct ze_zelLoaderTranslateHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5629,7 +5629,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerCreate__full,
   LTTNG_UST_TP_ARGS(const struct ze_zelTracerCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5645,7 +5645,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerDestroy__full,
   LTTNG_UST_TP_ARGS(const struct ze_zelTracerDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -5660,7 +5660,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerSetPrologues,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerSetPrologues_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerSetPrologues__full,
   LTTNG_UST_TP_ARGS(const struct ze_zelTracerSetPrologues_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5676,7 +5676,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerSetEpilogues,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerSetEpilogues_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerSetEpilogues__full,
   LTTNG_UST_TP_ARGS(const struct ze_zelTracerSetEpilogues_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5692,7 +5692,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerSetEnabled,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerSetEnabled_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerSetEnabled__full,
   LTTNG_UST_TP_ARGS(const struct ze_zelTracerSetEnabled_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)

@@ -9,7 +9,7 @@
 # damaged:
 #   truncate  the largest stream file cut in the middle (not at a packet boundary)
 #   garbage   256 bytes of a fixed garbage pattern written over the middle of that file
-#   metadata  the metadata file cut in half
+#   metadata  the metadata file cut in half (inside a packet)
 # and `tracer -r` reads it three ways (JSON tally, text tally, -t call list). Each must:
 # exit 4; not die of a signal; print no sanitizer report (with an ASan/UBSan build);
 # say on stderr which file is damaged and where (the stream file and a byte offset, or
@@ -64,9 +64,13 @@ garbage)
   where=$(basename "$stream")
   ;;
 metadata)
+  # LTTng writes metadata in 4 KiB packets that often end where a declaration ends: a cut
+  # at a packet boundary can leave valid, shorter metadata. 1000 bytes past the middle
+  # is always inside a packet.
   msize=$(stat -c %s "$dir/metadata")
-  truncate -s $((msize / 2)) "$dir/metadata"
-  say "cut metadata from $msize to $((msize / 2)) bytes"
+  cut=$((msize / 2 + 1000))
+  truncate -s "$cut" "$dir/metadata"
+  say "cut metadata from $msize to $cut bytes"
   where=metadata
   ;;
 *) die "unknown scenario $scenario" ;;

@@ -1,0 +1,138 @@
+/* tracer_wrappers: see tracer_wrappers.h. The runtime also exports dlsym: a symbol looked
+ * up on a library handle (dlopen'd by the app) comes back as the wrapper when a preloaded
+ * interposer wraps it, so calls through it are traced like calls of the exported symbol.
+ * The tracer preloads the runtime first, so that its dlsym precedes the C library's.
+ */
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "tracer_runtime.h"
+#include "tracer_wrappers.h"
+
+typedef void *dlsym_fn(void *, const char *);
+
+static dlsym_fn *real_dlsym(void) {
+  static dlsym_fn *cached;
+  dlsym_fn *fn = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);
+  if (!fn) {
+    /* dlvsym is not interposed; glibc 2.34 moved dlsym into libc under a new version. */
+    fn = (dlsym_fn *)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+    if (!fn)
+      fn = (dlsym_fn *)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+    __atomic_store_n(&cached, fn, __ATOMIC_RELEASE);
+  }
+  return fn;
+}
+
+void *tracer_real_dlsym(void *handle, const char *name) { return real_dlsym()(handle, name); }
+
+/* The tracer's own objects are named libtracer_<name>.so. */
+static bool in_tracer_object(const void *address) {
+  Dl_info info;
+  if (!address || !dladdr(address, &info) || !info.dli_fname)
+    return false;
+  const char *base = strrchr(info.dli_fname, '/');
+  base = base ? base + 1 : info.dli_fname;
+  return strncmp(base, "libtracer_", 10) == 0;
+}
+
+/* The interposers loaded, by the library their wrappers call. */
+enum { INTERPOSERS_MAX = 32 };
+static struct {
+  const char *library; /* a string literal of the interposer */
+  const void *base;    /* where the interposer is loaded */
+} interposers[INTERPOSERS_MAX];
+static unsigned interposer_count;
+
+void tracer_interposer_register(const char *library, const void *address) {
+  Dl_info info;
+  if (!dladdr(address, &info))
+    return;
+  unsigned i = __atomic_load_n(&interposer_count, __ATOMIC_ACQUIRE);
+  if (i == INTERPOSERS_MAX)
+    return;
+  /* Interposers load one after another, in the loader's lock: no two register at once. */
+  interposers[i].library = library;
+  interposers[i].base = info.dli_fbase;
+  __atomic_store_n(&interposer_count, i + 1, __ATOMIC_RELEASE);
+}
+
+static const char *library_of_interposer(const void *wrapper) {
+  Dl_info info;
+  if (!dladdr(wrapper, &info))
+    return NULL;
+  unsigned n = __atomic_load_n(&interposer_count, __ATOMIC_ACQUIRE);
+  for (unsigned i = 0; i < n; i++)
+    if (interposers[i].base == info.dli_fbase)
+      return interposers[i].library;
+  return NULL;
+}
+
+/* The preloaded wrapper exported under name, if it calls real itself: the interposer's
+ * library, as the wrapper finds it (by soname, the copy already loaded), exports real
+ * under that name. */
+static void *wrapper_named(const char *name, void *real) {
+  void *wrapper = real_dlsym()(RTLD_DEFAULT, name);
+  if (!wrapper || wrapper == real || !in_tracer_object(wrapper))
+    return NULL;
+  const char *library = library_of_interposer(wrapper);
+  void *handle = library ? dlopen(library, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+  bool same = handle && real_dlsym()(handle, name) == real;
+  if (handle)
+    dlclose(handle);
+  return same ? wrapper : NULL;
+}
+
+static void *wrapper_of(void *real, const char *name);
+
+/* The lookups made here fail often (most names have no wrapper); a failed lookup leaves
+ * its message for dlerror(), which callers of a dlsym that succeeded may check (PoCL
+ * does): it is cleared before returning. */
+void *tracer_wrapper_of(void *real, const char *name) {
+  if (!real)
+    return real;
+  void *found = wrapper_of(real, name);
+  (void)dlerror();
+  return found;
+}
+
+static void *wrapper_of(void *real, const char *name) {
+  if (in_tracer_object(real))
+    return real;
+  Dl_info info;
+  if (!dladdr(real, &info) || !info.dli_fname)
+    return real;
+  /* The name asked for, when the library exports the function under it. */
+  if (name) {
+    void *object = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    bool exported = object && real_dlsym()(object, name) == real;
+    if (object)
+      dlclose(object);
+    if (exported) {
+      void *wrapper = wrapper_named(name, real);
+      return wrapper ? wrapper : real;
+    }
+  }
+  /* Else the name the library exports at that address (a versioned entry point). */
+  if (info.dli_sname && info.dli_saddr == real) {
+    void *wrapper = wrapper_named(info.dli_sname, real);
+    if (wrapper) {
+      tracer_debug("%s handed out as the wrapper of %s", name ? name : "?", info.dli_sname);
+      return wrapper;
+    }
+  }
+  return real;
+}
+
+/* Lookups relative to the caller (RTLD_NEXT, RTLD_DEFAULT) go straight on, as a sibling
+ * call, so the C library still sees the caller's return address. Lookups the tracer's
+ * own objects make get the real function: that is how the interposers find it. */
+__attribute__((visibility("default"))) void *dlsym(void *handle, const char *name) {
+  if (handle == RTLD_NEXT || handle == RTLD_DEFAULT)
+    return real_dlsym()(handle, name);
+  void *symbol = real_dlsym()(handle, name);
+  if (!symbol || in_tracer_object(__builtin_return_address(0)))
+    return symbol;
+  return tracer_wrapper_of(symbol, name);
+}

@@ -1,0 +1,29 @@
+/* tracer_wrappers: from a real API function pointer to the interposer's wrapper of it.
+ *
+ * An app does not always call an API through the symbols LD_PRELOAD interposes: it may
+ * resolve them with dlsym  on a handle of the library it dlopen'd (as JIT launchers do), or
+ * ask the library for entry points by name (a get-proc-address function).
+ * These functions hand such callers the wrapper instead, when a preloaded interposer
+ * (a libtracer_<backend>.so) exports one for that very function. Backend-agnostic: the
+ * wrapper is found by the exported name of the real function.
+ */
+#ifndef TRACER_WRAPPERS_H
+#define TRACER_WRAPPERS_H
+
+#include "tracer_runtime.h"
+
+/* The wrapper of real, or real itself when no interposer wraps it. name, when not NULL,
+ * is the name the caller asked for; the name the library exports at that address is
+ * used when they differ (an entry-point query for "f" may hand out the versioned f_v2). */
+void *tracer_wrapper_of(void *real, const char *name);
+
+/* Called by each interposer when it loads: its wrappers call the functions of library (a
+ * soname); address is any address in the interposer. A wrapper is handed out only for a
+ * function of that library, so that one that has the same name in another library (an
+ * OpenCL driver's clGetPlatformIDs behind the ICD loader's) is left alone. */
+void tracer_interposer_register(const char *library, const void *address);
+
+/* dlsym as the C library implements it, never handing out wrappers. */
+void *tracer_real_dlsym(void *handle, const char *name);
+
+#endif

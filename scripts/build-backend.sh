@@ -1,0 +1,50 @@
+#!/bin/sh
+# Builds a backend from its spec alone, outside the CMake build, into one folder that the
+# tracer finds through TRACER_BACKEND_PATH (docs/adding-a-backend.md):
+#   model.yaml and the generated sources (apigen), the model's exactness check (run),
+#   libtracer_<b>.so (the interposer, built with -Wall -Wextra -Werror) and
+#   libtracer_<b>_events.so (the event descriptions the tracer reads, data only).
+# Usage: build-backend.sh SPEC OUTDIR [BUILD]
+#   BUILD: the build folder holding bin/apigen and lib/libtracer_runtime.so (default:
+#   build/ of this tree). The spec needs a `trace` section and no hooks file.
+set -eu
+[ $# -ge 2 ] || { echo "usage: $0 SPEC OUTDIR [BUILD]" >&2; exit 2; }
+spec=$1 out=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${3:-$root/build}" && pwd)
+apigen=$build/bin/apigen
+cc=${CC:-cc}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+backend=$(sed -n 's/^backend: *//p' "$spec")
+[ -n "$backend" ] || { echo "$0: error: Cannot read backend: spec=$spec" >&2; exit 1; }
+
+# 1. The model and the tracer sources.
+"$apigen" --quiet --spec "$spec" --templates "$root/templates" --output "$out"
+[ -f "$out/${backend}_interposer.c" ] ||
+  { echo "$0: error: Cannot build backend=$backend: its spec has no trace section" >&2; exit 1; }
+
+# 2. The model is exact: the compiler checks every declaration against the headers.
+cflags=$("$apigen" --spec "$spec" --print-cflags)
+"$apigen" --spec "$spec" --output "$out" --check-source "$out/model-check.c"
+# -w: installed headers may warn about themselves; the checks are static assertions.
+# shellcheck disable=SC2086
+$cc -w $cflags "$out/model-check.c" -o "$out/model-check"
+"$out/model-check" >"$out/model-check.txt"
+grep -q 'checked: exact$' "$out/model-check.txt" ||
+  { cat "$out/model-check.txt" >&2; exit 1; }
+
+# 3. The interposer and the event descriptions, as generated/CMakeLists.txt builds them
+#    (TRACER_BACKEND_OPT replaces its -O2 -g: the corpus tests build with -O0, 3x faster).
+flags="${TRACER_BACKEND_OPT:--O2 -g} -DNDEBUG -fPIC -Wall -Wextra -Werror -D_GNU_SOURCE"
+# shellcheck disable=SC2086
+$cc $flags $cflags -I"$out" -I"$root/runtime" -shared -o "$out/libtracer_$backend.so.tmp" \
+  "$out/${backend}_interposer.c" "$out/${backend}_tracepoints.c" \
+  -Wl,--version-script="$out/${backend}_exports.map" \
+  -L"$build/lib" -Wl,-rpath,"$build/lib" -ltracer_runtime -llttng-ust -ldl
+# shellcheck disable=SC2086
+$cc $flags -I"$root/runtime" -shared -o "$out/libtracer_${backend}_events.so.tmp" \
+  "$out/${backend}_events.c"
+mv "$out/libtracer_$backend.so.tmp" "$out/libtracer_$backend.so"
+mv "$out/libtracer_${backend}_events.so.tmp" "$out/libtracer_${backend}_events.so"
+echo "$backend: $(sed -n 's/^counts: //p' "$out/model.yaml"); $(cat "$out/model-check.txt")"

@@ -1,0 +1,61 @@
+#!/bin/sh
+# CUDA traced on the null driver and runtime (docs/null-library.md, docs/cuda.md): the
+# JSON tally equals the programs' own counts, for three ways of reaching the driver:
+#   cuda_app         linked to libcuda, plus entry points from cuGetProcAddress;
+#   cuda_dlopen_app  dlopen + dlsym on the handle, as Triton's launcher does;
+#   cudart_app       the runtime, whose driver calls (made through cuGetProcAddress) are
+#                    counted at the driver level, and only there.
+# Kernels by demangled name, copies by kind (pinned, pageable) and bytes, device times
+# from the device path (not host-side).
+# Usage: cuda_test.sh TRACER CUDA_APP DLOPEN_APP CUDART_APP
+set -eu
+# shellcheck source=../e2e/lib.sh
+. "$(dirname "$0")/../e2e/lib.sh"
+e2e_dir=$(cd "$(dirname "$0")/../e2e" && pwd) # compare.jq lives there
+[ $# -eq 4 ] || { echo "usage: $0 TRACER CUDA_APP DLOPEN_APP CUDART_APP" >&2; exit 2; }
+tracer=$(abspath "$1")
+e2e_setup
+need_tracer "$tracer"
+
+# traced_like_plain NAME APP: runs APP untraced and traced; same output, same own count.
+traced_like_plain() {
+  need_app "$2"
+  run_plain "$1_plain" "$2"
+  expect_rc 0 "$1_plain"
+  run_traced "$1" -j -o "$tmp/$1.tally.json" -- "$2"
+  expect_rc 0 "$1"
+  same_stdout "$1_plain" "$1"
+  same_manifest "$tmp/$1_plain.json" "$tmp/$1.json"
+}
+
+device_timed() {
+  jq -e '.backends[] | select(.name == "cuda") | .device_times != "host"' "$1" >/dev/null ||
+    fail "$1: the cuda device times are said to be host-side"
+}
+
+# The driver, linked and through cuGetProcAddress.
+traced_like_plain driver "$(abspath "$2")"
+E2E_BACKEND=cuda compare_tally "$tmp/driver.tally.json" "$tmp/driver.json"
+device_timed "$tmp/driver.tally.json"
+
+# The driver, dlopen'd and resolved with dlsym.
+traced_like_plain dlopen "$(abspath "$3")"
+E2E_BACKEND=cuda compare_tally "$tmp/dlopen.tally.json" "$tmp/dlopen.json"
+
+# The runtime: its own calls in its table; the driver calls it made (its count) and the
+# one the app made through cudaGetDriverEntryPoint in the driver's, with the device work.
+traced_like_plain runtime "$(abspath "$4")"
+jq '.bytes = {} | .transfers = {} | .kernels = {}' "$tmp/runtime.json" >"$tmp/runtime.cudart.json"
+jq -n --slurpfile app "$tmp/runtime.json" --slurpfile inner "$tmp/runtime.json.runtime" \
+  --slurpfile own "$tmp/runtime.json.driver" '
+  $app[0] + {calls: (reduce ((($inner[0].calls) | to_entries) + (($own[0].calls) | to_entries))[]
+                     as $e ({}; .[$e.key] += $e.value))}' >"$tmp/runtime.cuda.json" ||
+  fail "cannot build the driver's expected count"
+E2E_BACKEND=cudart compare_tally "$tmp/runtime.tally.json" "$tmp/runtime.cudart.json"
+E2E_BACKEND=cuda compare_tally "$tmp/runtime.tally.json" "$tmp/runtime.cuda.json"
+device_timed "$tmp/runtime.tally.json"
+
+summary() { jq -c --arg b "$2" '.backends[] | select(.name == $b) | {calls: ([.host[].calls] | add), device: ([.device[]?.calls] | add)}' "$1"; }
+echo "PASS: $e2e_name: driver $(summary "$tmp/driver.tally.json" cuda)," \
+  "dlopen $(summary "$tmp/dlopen.tally.json" cuda)," \
+  "runtime $(summary "$tmp/runtime.tally.json" cudart) over driver $(summary "$tmp/runtime.tally.json" cuda)"
