@@ -15,13 +15,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app_libraries.h"
 #include "backends.h"
 #include "check.h"
 #include "ctf.h"
 #include "event_map.h"
 #include "fork_listener.h"
 #include "gaps.h"
+#include "job_folder.h"
 #include "launch.h"
+#include "rank_env.h"
+#include "rank_spread.h"
 #include "run_record.h"
 #include "tracer_calibrate.h"
 #include "tracing_cost.h"
@@ -68,6 +72,8 @@ struct options {
   bool timeline_json;       /* --timeline-format json */
   uint64_t timeline_split;  /* --timeline-split; 0: the writer's default */
   char **app;               /* argv of the app */
+  const char *traced_ranks; /* --traced-ranks: the ranks of an MPI job to trace */
+  bool job_member;          /* one rank of a job: rank 0 reports for all */
 };
 
 static const char usage[] =
@@ -120,6 +126,12 @@ static const char usage[] =
     "      --timeline-split SIZE  start a new timeline file (FILE.part2.pftrace, ...)\n"
     "                         before one passes SIZE (k, M or G suffix; default 2G),\n"
     "                         with a summary of the whole run in FILE.summary.pftrace\n"
+    "      --traced-ranks LIST\n"
+    "                         in an MPI job (mpirun -n N tracer APP), trace only these\n"
+    "                         ranks (e.g. 0,4-7); the others run APP untraced. Each rank\n"
+    "                         writes DIR/rank-N; rank 0 waits for the others (at most\n"
+    "                         TRACER_JOB_TIMEOUT seconds, default 120) and prints one\n"
+    "                         report for the job\n"
     "  -q, --quiet            no messages from the tracer on standard error\n"
     "      --check            run no app: say whether a trace would work here (LTTng,\n"
     "                         session daemon, trace clock, backends and the libraries\n"
@@ -327,8 +339,10 @@ static int print_gaps(const struct ctf_trace *trace, const struct event_map *map
 static int analyse(const struct options *o, const char *trace_dir) {
   struct run_record run;
   run_record_read(trace_dir, &run);
-  if (o->replay && run.present && run.exit_code < 0 && lttng_session_daemon_alive() == 1) {
-    /* The tracer of this run was killed: its session may still hold the last events. */
+  bool killed = (run.present && run.exit_code < 0) || job_folder_has_unfinished(trace_dir);
+  if (o->replay && killed && lttng_session_daemon_alive() == 1) {
+    /* The tracer of this run (or of a rank) was killed: its session may still hold the
+     * last events. */
     session_reap_stale();
   }
   struct ctf_trace *trace;
@@ -370,10 +384,20 @@ static int analyse(const struct options *o, const char *trace_dir) {
        * stream came after its last packet: the difference is reported unattributed. */
       if (run.discarded_events > tally.discarded)
         tally.discarded = run.discarded_events;
-      if (o->json)
+      struct rank_spread *spread = NULL;
+      if (!o->json && job_folder_is_job(trace_dir))
+        spread = rank_spread_load(trace_dir, o->threads);
+      if (o->json) {
         tally_print_json(&tally, trace_dir, &run, out);
-      else
+      } else if (spread) {
+        rank_spread_print_summary(spread, out);
+        tally_print_text(&tally, NULL, out);
+        fputc('\n', out);
+        rank_spread_print_tables(spread, out);
+      } else {
         tally_print_text(&tally, &run, out);
+      }
+      rank_spread_free(spread);
       if (!o->json && tally_has_device_work(&tally) && print_gaps(trace, &map, out))
         rc = TRACER_EXIT_ANALYSIS;
       if (tally.error) {
@@ -452,6 +476,46 @@ static void free_strings(char **v) {
   free(v);
 }
 
+/* Backends of one symbol group (MPICH's and Open MPI's MPI_*) wrap the same function
+ * names for different libraries: of those selected, only the one whose library the app
+ * links is kept, and the tracer says which. */
+static void pick_symbol_groups(const struct options *o, char **names, char **libs, size_t *n) {
+  char *linked = NULL;
+  bool looked = false;
+  for (size_t i = 0; i < *n; i++) {
+    const struct tracer_backend_desc *d = backends_find(names[i]);
+    if (!d || !d->symbol_group[0])
+      continue;
+    if (!looked) {
+      linked = app_libraries(o->app[0]);
+      looked = true;
+      /* Said under a launcher only: an app that is not an ELF program (a script) is
+       * common outside MPI jobs, and the group's backends are then not its business. */
+      struct rank_env rank;
+      rank_env_read(&rank);
+      if (!linked && rank.present)
+        say(o, "cannot tell which libraries %s links (ldd): none of the %s backends is traced "
+               "(-b NAME picks one)", o->app[0], d->symbol_group);
+    }
+    bool keep = linked && app_libraries_has(linked, d->library);
+    for (size_t k = 0; keep && k < i; k++) {
+      const struct tracer_backend_desc *kept = backends_find(names[k]);
+      keep = !(kept && strcmp(kept->symbol_group, d->symbol_group) == 0);
+    }
+    if (keep) {
+      say(o, "%s: %s links %s, traced as %s", d->symbol_group, o->app[0], d->library, d->name);
+      continue;
+    }
+    free(names[i]);
+    free(libs[i]);
+    memmove(&names[i], &names[i + 1], (*n - i) * sizeof *names);
+    memmove(&libs[i], &libs[i + 1], (*n - i) * sizeof *libs);
+    (*n)--;
+    i--;
+  }
+  free(linked);
+}
+
 /* The backends to trace: -b's list, else every one built; each must have its library. */
 static int select_backends(const struct options *o, char ***names, char ***libs, size_t *n) {
   size_t total = backends_count();
@@ -483,6 +547,8 @@ static int select_backends(const struct options *o, char ***names, char ***libs,
     (*names)[*n] = strdup(b);
     (*libs)[(*n)++] = lib;
   }
+  if (!o->backends)
+    pick_symbol_groups(o, *names, *libs, n);
   if (o->backends) {
     char *copy = strdup(o->backends), *save = NULL;
     for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
@@ -726,6 +792,8 @@ static int run(const struct options *o) {
       rc = report.daemon_lost ? TRACER_EXIT_SESSION : TRACER_EXIT_ANALYSIS;
     goto done;
   }
+  if (o->job_member) /* rank 0 reports for the whole job */
+    goto done;
   mark_latest(trace_dir);
   if (report.daemon_lost)
     error("Only part of the trace was saved in %s: what the session daemon wrote before it "
@@ -748,6 +816,83 @@ done:
   free(trace_dir);
   free(clock_plugin);
   return rc;
+}
+
+/* The app of a rank that is not traced: run as it is, at full speed. */
+static int run_untraced(const struct options *o) {
+  pid_t pid = fork();
+  if (pid < 0) {
+    error("Cannot run the app: %s", strerror(errno));
+    return 127;
+  }
+  if (pid == 0) {
+    execvp(o->app[0], o->app);
+    fprintf(stderr, "tracer: error: Cannot run %s: %s\n", o->app[0], strerror(errno));
+    _exit(errno == ENOENT ? 127 : 126);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  return launch_exit_code(status);
+}
+
+/* One rank of an MPI job (docs/multi-rank.md): the job's trace folder holds one folder
+ * per traced rank; rank 0, once its own app is done, waits for the others' and prints
+ * one report for the job. */
+static int run_rank(const struct options *o, const struct rank_env *rank) {
+  const char *bad = NULL;
+  bool traced = !o->traced_ranks || rank_list_has(o->traced_ranks, rank->rank, &bad);
+  if (bad) {
+    error("Cannot read --traced-ranks %s: expected ranks and ranges such as 0,2-5, got '%s'",
+          o->traced_ranks, bad);
+    return TRACER_EXIT_USAGE;
+  }
+  char *job_dir = NULL;
+  if (o->trace_output) {
+    job_dir = strdup(o->trace_output);
+  } else {
+    char *home = traces_home();
+    const char *base = strrchr(o->app[0], '/') ? strrchr(o->app[0], '/') + 1 : o->app[0];
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s-job-%s", home, base, rank->job_id);
+    for (char *c = path + strlen(home) + 1; *c; c++)
+      if (*c == '/')
+        *c = '_';
+    mkdir_parents(home, 0700);
+    free(home);
+    job_dir = strdup(path);
+  }
+  mkdir_parents(job_dir, 0700);
+  struct options mine = *o;
+  mine.job_member = true;
+  mine.quiet = o->quiet || rank->rank != 0;
+  char folder[PATH_MAX];
+  job_rank_folder(job_dir, rank->rank, folder, sizeof folder);
+  mine.trace_output = folder;
+  int rc = traced ? run(&mine) : run_untraced(o);
+  if (rank->rank != 0 || rc == TRACER_EXIT_USAGE) {
+    free(job_dir);
+    return rc;
+  }
+  /* Rank 0 reports for the job once every traced rank's trace is complete. */
+  long *ranks = calloc(rank->size > 0 ? (size_t)rank->size : 1, sizeof *ranks);
+  size_t n = 0;
+  for (long r = 0; ranks && r < (rank->size > 0 ? rank->size : 1); r++)
+    if (!o->traced_ranks || rank_list_has(o->traced_ranks, r, &bad))
+      ranks[n++] = r;
+  const char *t = getenv("TRACER_JOB_TIMEOUT");
+  unsigned timeout = t && *t ? (unsigned)strtoul(t, NULL, 10) : 120;
+  char missing[1024];
+  if (job_wait_ranks(job_dir, ranks, n, timeout, missing, sizeof missing))
+    say(o, "ranks whose trace was not complete after %u s, reported as far as they got: %s",
+        timeout, missing);
+  free(ranks);
+  mark_latest(job_dir);
+  say(o, "job of %ld rank%s (%s), trace saved in %s", rank->size, rank->size == 1 ? "" : "s",
+      rank->launcher, job_dir);
+  int arc = analyse(o, job_dir);
+  free(job_dir);
+  return rc ? rc : arc;
 }
 
 /* `tracer --check`: cli/check/ reports; the tracer lends it what a run would use. */
@@ -779,7 +924,8 @@ int main(int argc, char **argv) {
     OPT_CHECK,
     OPT_START_PAUSED,
     OPT_TIMELINE_FORMAT,
-    OPT_TIMELINE_SPLIT
+    OPT_TIMELINE_SPLIT,
+    OPT_TRACED_RANKS
   };
   static const struct option longopts[] = {
       {"trace", no_argument, NULL, 't'},
@@ -793,6 +939,7 @@ int main(int argc, char **argv) {
       {"blocking", no_argument, NULL, OPT_BLOCKING},
       {"clock", required_argument, NULL, OPT_CLOCK},
       {"check", no_argument, NULL, OPT_CHECK},
+      {"traced-ranks", required_argument, NULL, OPT_TRACED_RANKS},
       {"threads", required_argument, NULL, OPT_THREADS},
       {"start-paused", no_argument, NULL, OPT_START_PAUSED},
       {"buffer-size", required_argument, NULL, OPT_BUFFER_SIZE},
@@ -902,6 +1049,7 @@ int main(int argc, char **argv) {
     }
     case 'q': o.quiet = true; break;
     case OPT_CHECK: o.check = true; break;
+    case OPT_TRACED_RANKS: o.traced_ranks = optarg; break;
     case 'h': print_usage(stdout); return 0;
     case 'V': printf("tracer %s\n", TRACER_VERSION); return 0;
     default:
@@ -958,5 +1106,23 @@ int main(int argc, char **argv) {
     return TRACER_EXIT_USAGE;
   }
   o.app = argv + optind;
+  /* The launcher inside the tracer would trace the launcher, not the ranks. */
+  const char *base = strrchr(o.app[0], '/') ? strrchr(o.app[0], '/') + 1 : o.app[0];
+  static const char *const launchers[] = {"mpirun", "mpiexec", "srun", "orterun", "aprun"};
+  for (size_t i = 0; i < sizeof launchers / sizeof *launchers; i++)
+    if (strncmp(base, launchers[i], strlen(launchers[i])) == 0 &&
+        (!base[strlen(launchers[i])] || base[strlen(launchers[i])] == '.')) {
+      error("%s launches the ranks: put the tracer after it, e.g. `%s -n 4 tracer ./app`",
+            base, base);
+      return TRACER_EXIT_USAGE;
+    }
+  struct rank_env rank;
+  rank_env_read(&rank);
+  if (rank.present)
+    return run_rank(&o, &rank);
+  if (o.traced_ranks) {
+    error("--traced-ranks needs an MPI launcher: mpirun -n N tracer --traced-ranks LIST APP");
+    return TRACER_EXIT_USAGE;
+  }
   return run(&o);
 }

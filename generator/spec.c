@@ -14,10 +14,15 @@ static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", 
                                          "commands", "calls", "device_times",
                                          "dispatch_tables", "templates", "exports", "environment",
                                          "pause", "resume", "regions", "load_through",
-                                         "callbacks", "scope", "rows", NULL};
+                                         "callbacks", "scope", "rows", "messages",
+                                         "element_size", "symbol_group", "fortran", NULL};
 static const char *const scope_keys[] = {"endpoint", "begin", NULL};
 static const char *const rows_keys[] = {"param", "strip", NULL};
 static const char *const region_keys[] = {"open", "close", "name", "name_member", NULL};
+static const char *const fortran_keys[] = {"library", "integer", "handles", "absent_params",
+                                           "exclude", NULL};
+static const char *const message_keys[] = {"kind", "count", "datatype", "peer", "tag",
+                                           "comm", "request", NULL};
 static const char *const call_keys[] = {"meaning", "bytes", NULL};
 static const char *const status_keys[] = {"type",      "success", "params", "names", "not_ready",
                                           "functions", "exclude", "rules",  NULL};
@@ -301,6 +306,81 @@ static int read_status_rules(struct yamldoc *y, yaml_node_t *n, struct spec_trac
   return rc;
 }
 
+static int read_messages(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
+                         struct diag *d) {
+  if (!n)
+    return 0;
+  if (n->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, n, d, "Cannot read trace.messages: expected FUNCTION: {kind: ...}");
+  int rc = 0;
+  for (int i = 0; i < yamldoc_map_length(n); i++) {
+    yaml_node_t *key = yamldoc_map_key(y, n, i);
+    yaml_node_t *body = yamldoc_map_value(y, n, i);
+    if (yamldoc_check_keys(y, body, message_keys, "trace message", d)) {
+      rc = -1;
+      continue;
+    }
+    struct spec_message *m = xcalloc(1, sizeof *m);
+    m->function = xstrdup(yamldoc_scalar(key) ? yamldoc_scalar(key) : "");
+    m->loc = loc_of(key);
+    ptrvec_push(&t->messages, m);
+    rc |= read_string(y, body, "kind", true, &m->kind, d);
+    rc |= read_optional(y, body, "count", &m->count, d);
+    rc |= read_optional(y, body, "datatype", &m->datatype, d);
+    rc |= read_optional(y, body, "peer", &m->peer, d);
+    rc |= read_optional(y, body, "tag", &m->tag, d);
+    rc |= read_optional(y, body, "comm", &m->comm, d);
+    rc |= read_optional(y, body, "request", &m->request, d);
+    static const char *const kinds[] = {"send", "recv", "collective", "put", "get", "complete"};
+    bool known = false;
+    for (size_t k = 0; m->kind && k < sizeof kinds / sizeof *kinds; k++)
+      known |= strcmp(m->kind, kinds[k]) == 0;
+    if (m->kind && !known)
+      rc = yamldoc_error(y, yamldoc_get(y, body, "kind"), d,
+                         "Cannot read message kind: expected send, recv, collective, put, get "
+                         "or complete, got %s",
+                         m->kind);
+  }
+  return rc;
+}
+
+static int read_fortran(struct yamldoc *y, yaml_node_t *n, struct spec_fortran *f,
+                        struct diag *d) {
+  if (!n)
+    return 0;
+  if (yamldoc_check_keys(y, n, fortran_keys, "trace.fortran", d))
+    return -1;
+  f->present = true;
+  f->loc = loc_of(n);
+  int rc = read_string(y, n, "library", true, &f->library, d);
+  rc |= read_optional(y, n, "integer", &f->integer, d);
+  rc |= read_list(y, yamldoc_get(y, n, "absent_params"), "absent_params", false,
+                  &f->absent_params, d);
+  rc |= read_list(y, yamldoc_get(y, n, "exclude"), "exclude", true, &f->exclude, d);
+  yaml_node_t *handles = yamldoc_get(y, n, "handles");
+  if (handles && handles->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, handles, d,
+                         "Cannot read trace.fortran.handles: expected TYPE: F2C_FUNCTION");
+  for (int i = 0; handles && i < yamldoc_map_length(handles); i++) {
+    yaml_node_t *key = yamldoc_map_key(y, handles, i);
+    yaml_node_t *value = yamldoc_map_value(y, handles, i);
+    const char *type = yamldoc_scalar(key), *function = yamldoc_scalar(value);
+    if (!type || !*type || !function || !*function) {
+      rc = yamldoc_error(y, value, d,
+                         "Cannot read trace.fortran.handles: expected TYPE: F2C_FUNCTION");
+      continue;
+    }
+    struct spec_string *t = xcalloc(1, sizeof *t), *fn = xcalloc(1, sizeof *fn);
+    t->value = xstrdup(type);
+    t->loc = loc_of(key);
+    fn->value = xstrdup(function);
+    fn->loc = loc_of(value);
+    ptrvec_push(&f->handle_types, t);
+    ptrvec_push(&f->handle_f2c, fn);
+  }
+  return rc;
+}
+
 static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, struct diag *d) {
   if (!n)
     return 0;
@@ -334,6 +414,10 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   rc |= read_commands(y, yamldoc_get(y, n, "commands"), t, d);
   rc |= read_calls(y, yamldoc_get(y, n, "calls"), t, d);
   rc |= read_optional(y, n, "device_times", &t->device_times, d);
+  rc |= read_messages(y, yamldoc_get(y, n, "messages"), t, d);
+  rc |= read_optional(y, n, "element_size", &t->element_size, d);
+  rc |= read_optional(y, n, "symbol_group", &t->symbol_group, d);
+  rc |= read_fortran(y, yamldoc_get(y, n, "fortran"), &t->fortran, d);
   if (t->device_times && strcmp(t->device_times, "device") != 0 &&
       strcmp(t->device_times, "host") != 0) {
     struct spec_loc at = loc_of(yamldoc_get(y, n, "device_times"));
@@ -576,6 +660,27 @@ void spec_free(struct spec *s) {
     free(c);
   }
   ptrvec_free(&s->trace.calls);
+  for (size_t i = 0; i < s->trace.messages.len; i++) {
+    struct spec_message *m = s->trace.messages.items[i];
+    free(m->function);
+    free(m->kind);
+    free(m->count);
+    free(m->datatype);
+    free(m->peer);
+    free(m->tag);
+    free(m->comm);
+    free(m->request);
+    free(m);
+  }
+  ptrvec_free(&s->trace.messages);
+  free(s->trace.element_size);
+  free(s->trace.symbol_group);
+  free(s->trace.fortran.library);
+  free(s->trace.fortran.integer);
+  free_strings(&s->trace.fortran.handle_types);
+  free_strings(&s->trace.fortran.handle_f2c);
+  free_strings(&s->trace.fortran.absent_params);
+  free_patterns(&s->trace.fortran.exclude);
   free_strings(&s->trace.templates);
   free_strings(&s->trace.exports);
   free_strings(&s->trace.environment);

@@ -79,6 +79,33 @@ struct spec_status_rule {
   unsigned matches;
 };
 
+/* What a call means as communication (trace.messages): the kind, and the params that
+ * hold the element count, the datatype, the peer rank, the tag, the communicator and the
+ * request. Values name params of the function; each may be NULL. */
+struct spec_message {
+  char *function; /* name or glob */
+  char *kind;     /* send, recv, collective, put, get or complete */
+  char *count, *datatype, *peer, *tag, *comm, *request;
+  struct spec_loc loc;
+  unsigned matches;
+};
+
+/* Fortran entry points traced from the same model (trace.fortran), for a library whose
+ * Fortran bindings do not go through the C functions: gfortran's names (lower case and
+ * `_`), every C param passed by address, the error code in a last param. */
+struct spec_fortran {
+  bool present;
+  char *library;               /* soname that exports the Fortran symbols */
+  char *integer;               /* the C type of a Fortran INTEGER (MPI_Fint); may be NULL:
+                                  int */
+  struct ptrvec handle_types;  /* struct spec_string*: handle type names ... */
+  struct ptrvec handle_f2c;    /* struct spec_string*: ... and the function that turns a
+                                  Fortran handle of that type into a C one */
+  struct ptrvec absent_params; /* struct spec_string*: C params with no Fortran twin */
+  struct ptrvec exclude;       /* struct spec_pattern*: functions with no such binding */
+  struct spec_loc loc;
+};
+
 /* How calls are traced (the `trace` key); absent for model-only backends. */
 struct spec_trace {
   bool present;
@@ -100,6 +127,12 @@ struct spec_trace {
                                    the API's function pointers (view_dispatch.c) */
   char *device_times;         /* "device" (default) or "host": where command times come
                                  from; may be NULL */
+  struct ptrvec messages;     /* struct spec_message* */
+  char *element_size;         /* the datatype handle type whose element size the hooks'
+                                 <backend>_element_size() gives; may be NULL */
+  char *symbol_group;         /* backends of one group wrap the same symbols for different
+                                 libraries: only one is preloaded; may be NULL */
+  struct spec_fortran fortran;
   /* What the backend's library is: the templates rendered for it (default: an LD_PRELOAD
    * interposer) and extra symbols it exports (a tool's entry point). */
   struct ptrvec templates;    /* struct spec_string*: template names, "collector.c" */

@@ -10,6 +10,8 @@
 
 #include "util.h"
 #include "view_events.h"
+#include "view_fortran.h"
+#include "view_messages.h"
 #include "view_record.h"
 #include "view_callbacks.h"
 #include "view_recording.h"
@@ -86,6 +88,9 @@ static char *member_decl(const struct model_param *p) {
         p->type->kind == MODEL_KIND_FLOAT)
       return xasprintf("__typeof__((%s)0) %s", spelling, p->name);
   }
+  /* A param of function type (MPICH's MPI_T_event_cb_function) is a pointer to one. */
+  if (p->type->kind == MODEL_KIND_FUNCTION)
+    return xasprintf("%s *%s", spelling, p->name);
   if (p->type->kind == MODEL_KIND_ARRAY && p->type->target) {
     const char *elem = p->type->target->spelling;
     if (strpbrk(elem, "(["))
@@ -441,7 +446,13 @@ static struct tree *build_function(struct view *v, const struct model_function *
   strbuf_free(&call);
   build_full_fields(f, fn);
   bool status_is_result = !slot && returns && strcmp(tree_get(fn, "status")->string, "0") != 0;
-  view_record_build(f, status_is_result, slot_param, fn);
+  struct spec_message *msg = view_message_of(v->s, f);
+  struct view_record_extra extra = {0};
+  if (msg && view_message_slots(v->s, b, f, msg, &extra, v->d))
+    v->status = -1;
+  view_record_build(f, status_is_result, slot_param, &extra, fn);
+  free((char *)extra.bytes);
+  view_message_describe(msg, fn);
   tree_set_string(fn, "status_field", slot ? "status" : status_is_result ? "result" : "");
   bool before = matches(&v->s->trace.before, f->name);
   bool after = matches(&v->s->trace.after, f->name);
@@ -594,7 +605,8 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
   }
   if (view_callbacks_rows(m, s, root, traced, index, d))
     v.status = -1;
-  if (view_events(m, s, root, traced, index, d))
+  if (view_events(m, s, root, traced, index, d) || view_messages_finish(s, root, d) ||
+      view_fortran(m, s, root, traced, index, d))
     v.status = -1;
   free(traced);
   view_callbacks_free(&callbacks);

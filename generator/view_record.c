@@ -82,7 +82,8 @@ static bool is_single_out(const struct model_param *p, struct slot_type *st) {
 }
 
 void view_record_build(const struct model_function *f, bool status_in_head,
-                       const char *status_param, struct tree *fn) {
+                       const char *status_param, const struct view_record_extra *extra,
+                       struct tree *fn) {
   struct record r = {fn, tree_set(fn, "in_slots", tree_list()),
                      tree_set(fn, "out_slots", tree_list()), tree_set(fn, "slots", tree_list()),
                      {0}, RECORD_HEAD};
@@ -96,6 +97,19 @@ void view_record_build(const struct model_function *f, bool status_in_head,
       continue;
     char *value = xasprintf("%stracer_args.%s%s", st.convert_open, p->name, st.convert_close);
     param_slot[i] = (long)add_slot(&r, r.in, p->name, &st, value, false, -1);
+    free(value);
+  }
+  for (size_t i = 0; extra && extra->value_in && i < f->params.len; i++) {
+    const struct model_param *p = f->params.items[i];
+    struct slot_type st;
+    if (strcmp(p->name, extra->value_in) != 0 || p->type->kind != MODEL_KIND_POINTER ||
+        !p->type->target || !slot_type_of(p->type->target, &st))
+      continue;
+    char *name = xasprintf("%s_in", p->name);
+    char *value = xasprintf("tracer_args.%s ? %s*tracer_args.%s%s : 0", p->name, st.convert_open,
+                            p->name, st.convert_close);
+    add_slot(&r, r.in, name, &st, value, false, param_slot[i]);
+    free(name);
     free(value);
   }
   struct slot_type result;
@@ -130,6 +144,10 @@ void view_record_build(const struct model_function *f, bool status_in_head,
     add_slot(&r, r.out, name, &st, value, true, param_slot[i]);
     free(name);
     free(value);
+  }
+  if (extra && extra->bytes) {
+    struct slot_type bytes = {"TRACER_SLOT_UNSIGNED", 8, "", ""};
+    add_slot(&r, r.out, "bytes", &bytes, extra->bytes, true, -1);
   }
   free(param_slot);
   tree_set(fn, "record_length", tree_stringf("%zu", r.length));

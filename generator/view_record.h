@@ -16,9 +16,19 @@
 #include "model.h"
 #include "tree.h"
 
+/* Slots a spec adds for the analyses (trace.messages, view_messages.c): */
+struct view_record_extra {
+  const char *bytes;      /* C expression over tracer_args: a "bytes" slot at exit; or NULL */
+  const char *value_in;   /* a param pointing to one scalar whose value before the call
+                             gets a slot "<param>_in" (a request MPI_Wait completes); or
+                             NULL */
+};
+
 /* status_in_head: the call's status is its result (so a result of at most 4 bytes needs
- * no slot of its own). status_param: the status out-param's name, or NULL. */
+ * no slot of its own). status_param: the status out-param's name, or NULL. extra may be
+ * NULL. */
 void view_record_build(const struct model_function *f, bool status_in_head,
-                       const char *status_param, struct tree *fn);
+                       const char *status_param, const struct view_record_extra *extra,
+                       struct tree *fn);
 
 #endif

@@ -95,6 +95,26 @@ enum tracer_meaning {
   TRACER_MEANING_SYNC,          /* waits for device work */
 };
 
+/* What a call means as communication (trace.messages of the spec). The indices are slots
+ * of its record, -1 when absent: bytes (count x element size, read when the call
+ * returned), peer rank, tag, communicator (or window) handle, and the request it starts
+ * (send, recv, put, get: the request out value) or completes (complete: the request as
+ * passed). */
+enum tracer_message_kind {
+  TRACER_MESSAGE_NONE,
+  TRACER_MESSAGE_SEND,
+  TRACER_MESSAGE_RECV,
+  TRACER_MESSAGE_COLLECTIVE,
+  TRACER_MESSAGE_PUT,
+  TRACER_MESSAGE_GET,
+  TRACER_MESSAGE_COMPLETE,
+};
+
+struct tracer_message {
+  uint8_t kind; /* enum tracer_message_kind */
+  int16_t bytes, peer, tag, comm, request;
+};
+
 struct tracer_function_desc {
   const char *name;
   enum tracer_status_source status;
@@ -117,6 +137,7 @@ struct tracer_function_desc {
   const char *row_field;
   const struct tracer_names *row_names;
   uint32_t row_first;
+  struct tracer_message message;
 };
 
 struct tracer_backend_desc {
@@ -134,6 +155,11 @@ struct tracer_backend_desc {
   /* NAME=VALUE entries for the app's environment when this backend is traced (the spec's
    * trace.environment), NULL-terminated. */
   const char *const *environment;
+  const char *library;   /* the soname the interposer wraps */
+  /* Backends of one group wrap the same symbols for different libraries (MPICH's and Open
+   * MPI's MPI_*): the tracer preloads only the one whose library the app loads. "" when
+   * the backend has no group. */
+  const char *symbol_group;
 };
 
 #endif

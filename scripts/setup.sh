@@ -12,7 +12,7 @@ packages="
   protobuf-compiler protobuf-c-compiler libprotobuf-c-dev
   libze-dev
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
-  mpich libmpich-dev openmpi-bin libopenmpi-dev
+  mpich libmpich-dev openmpi-bin libopenmpi-dev gfortran
   libamdhip64-dev
   help2man dpkg-dev file lmod tcl8.6
   zlib1g-dev pigz libbz2-dev bzip2 libarchive-dev libarchive-tools libsqlite3-dev sqlite3

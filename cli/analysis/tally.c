@@ -61,7 +61,9 @@ static int tally_init(struct tally *t) {
     t->backends[i].function_count = tracer_backends[i]->function_count;
     t->backends[i].host = calloc(tracer_backends[i]->function_count + 1, sizeof(struct tally_stat));
     t->backends[i].unfinished = calloc(tracer_backends[i]->function_count + 1, sizeof(uint64_t));
-    if (!t->backends[i].host || !t->backends[i].unfinished)
+    t->backends[i].message_bytes =
+        calloc(tracer_backends[i]->function_count + 1, sizeof(uint64_t));
+    if (!t->backends[i].host || !t->backends[i].unfinished || !t->backends[i].message_bytes)
       return -1;
   }
   return 0;
@@ -152,6 +154,12 @@ static void on_call(struct tally *t, const struct event_map *map, const struct e
       }
   }
   stat_add(&b->host[function], span_ns(ev, call.start, call.end), error);
+  if (f->message.kind != TRACER_MESSAGE_NONE && f->message.bytes >= 0 && !error) {
+    /* The bytes a message call moved (trace.messages of the spec). */
+    size_t n = event_map_record(info, ev, slots, sizeof slots / sizeof *slots);
+    if ((size_t)f->message.bytes < n)
+      b->message_bytes[call.function] += slots[f->message.bytes];
+  }
   b->events++;
   note_actor(b, map, info, ev, host, false);
 }
@@ -351,6 +359,7 @@ static int merge_into(struct tally *into, struct tally *from) {
     for (uint32_t f = 0; f < a->function_count; f++) {
       stat_merge(&a->host[f], &b->host[f]);
       a->unfinished[f] += b->unfinished[f];
+      a->message_bytes[f] += b->message_bytes[f];
     }
     for (size_t d = 0; d < b->device_count; d++) {
       struct tally_device *src = &b->device[d];
@@ -507,6 +516,7 @@ void tally_free(struct tally *t) {
     struct tally_backend *b = &t->backends[i];
     free(b->host);
     free(b->unfinished);
+    free(b->message_bytes);
     for (size_t d = 0; d < b->device_count; d++)
       free(b->device[d].name);
     free(b->device);

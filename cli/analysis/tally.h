@@ -36,6 +36,8 @@ struct tally_backend {
   const struct tracer_backend_desc *desc;
   struct tally_stat *host;     /* by function index; owned */
   uint64_t *unfinished;        /* by function index: calls that never returned; owned */
+  uint64_t *message_bytes;     /* by function index: bytes of message calls (the
+                                  function's tracer_message); owned */
   uint32_t function_count;
   struct tally_device *device; /* owned */
   size_t device_count, device_cap;

@@ -169,6 +169,67 @@ done:
   free(names);
 }
 
+static const char *message_kind_name(uint8_t kind) {
+  switch (kind) {
+  case TRACER_MESSAGE_SEND: return "send";
+  case TRACER_MESSAGE_RECV: return "recv";
+  case TRACER_MESSAGE_COLLECTIVE: return "collective";
+  case TRACER_MESSAGE_PUT: return "put";
+  case TRACER_MESSAGE_GET: return "get";
+  case TRACER_MESSAGE_COMPLETE: return "complete";
+  }
+  return NULL;
+}
+
+/* Message traffic: the bytes of each call that moves messages (trace.messages), with the
+ * rate its calls achieved over their own time. */
+static void print_messages(const struct tally_backend *b, FILE *out) {
+  uint32_t *order = calloc(b->function_count + 1, sizeof *order);
+  const char **names = calloc(b->function_count + 1, sizeof *names);
+  size_t n = 0;
+  uint64_t bytes = 0, calls = 0, time = 0;
+  if (!order || !names)
+    goto done;
+  tally_sorted_host(b, order);
+  for (uint32_t i = 0; i < b->function_count; i++)
+    if (b->message_bytes[order[i]]) {
+      names[n++] = b->desc->functions[order[i]].name;
+      bytes += b->message_bytes[order[i]];
+      calls += b->host[order[i]].calls;
+      time += b->host[order[i]].total;
+    }
+  if (!n)
+    goto done;
+  int width = name_width(names, n);
+  fprintf(out, "Message traffic (%s)\n\n", b->desc->label);
+  print_name(out, "Name", width);
+  fprintf(out, " | %10s | %9s | %8s | %5s | %9s | %10s |\n", "Kind", "Bytes", "Bytes(%)", "Calls",
+          "Average", "Bandwidth");
+  for (uint32_t i = 0; i < b->function_count; i++) {
+    uint64_t by_fn = b->message_bytes[order[i]];
+    if (!by_fn)
+      continue;
+    const struct tally_stat *s = &b->host[order[i]];
+    char by[32], avg[32], bw[32];
+    units_bytes(by_fn, by, sizeof by);
+    units_bytes(s->calls ? by_fn / s->calls : 0, avg, sizeof avg);
+    units_bandwidth(s->total ? (double)by_fn * 1e9 / (double)s->total : 0, bw, sizeof bw);
+    print_name(out, b->desc->functions[order[i]].name, width);
+    fprintf(out, " | %10s | %9s | %7.2f%% | %5llu | %9s | %10s |\n",
+            message_kind_name(b->desc->functions[order[i]].message.kind), by,
+            100.0 * (double)by_fn / (double)bytes, (unsigned long long)s->calls, avg, bw);
+  }
+  char by[32], bw[32];
+  units_bytes(bytes, by, sizeof by);
+  units_bandwidth(time ? (double)bytes * 1e9 / (double)time : 0, bw, sizeof bw);
+  print_name(out, "Total", width);
+  fprintf(out, " | %10s | %9s | %7.2f%% | %5llu | %9s | %10s |\n\n", "", by, 100.0,
+          (unsigned long long)calls, "", bw);
+done:
+  free(order);
+  free(names);
+}
+
 /* The cost of recording this run: from its own calibration, else the cached one the
  * tracer put in the run record. False when neither is known. */
 static bool run_cost(const struct tally *t, const struct run_record *run, uint64_t *ns,
@@ -240,6 +301,7 @@ void tally_print_text(const struct tally *t, const struct run_record *run, FILE 
       continue;
     any = true;
     print_host(b, out);
+    print_messages(b, out);
     print_device(b, out);
     regions_print_text(&t->regions, b->desc->name, b->desc->label, out);
   }
@@ -353,6 +415,10 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
           fprintf(out, ", \"meaning\": \"%s\"", meaning);
         if (fd->direction)
           fprintf(out, ", \"direction\": \"%s\"", fd->direction);
+        if (fd->message.kind != TRACER_MESSAGE_NONE)
+          fprintf(out, ", \"message\": \"%s\", \"bytes\": %llu",
+                  message_kind_name(fd->message.kind),
+                  (unsigned long long)b->message_bytes[order[k]]);
         fputc('}', out);
       }
     }

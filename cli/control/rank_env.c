@@ -1,0 +1,91 @@
+/* rank_env: see rank_env.h. */
+#include "rank_env.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct launcher {
+  const char *name;
+  const char *rank, *size, *local_rank, *node;
+};
+
+static const struct launcher launchers[] = {
+    {"Open MPI", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK",
+     NULL},
+    {"HPE Cray PALS", "PALS_RANKID", "PMI_SIZE", "PALS_LOCAL_RANKID", NULL},
+    {"MPICH Hydra", "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID", NULL},
+    {"Slurm", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID", "SLURMD_NODENAME"},
+};
+
+static const char *value(const char *name) {
+  const char *v = name ? getenv(name) : NULL;
+  return v && *v ? v : NULL;
+}
+
+static long number(const char *name) {
+  const char *v = value(name);
+  char *end;
+  long n = v ? strtol(v, &end, 10) : -1;
+  return v && !*end && n >= 0 ? n : -1;
+}
+
+void rank_env_read(struct rank_env *r) {
+  memset(r, 0, sizeof *r);
+  r->rank = r->size = r->local_rank = -1;
+  for (size_t i = 0; i < sizeof launchers / sizeof *launchers; i++) {
+    const struct launcher *l = &launchers[i];
+    if (number(l->rank) < 0)
+      continue;
+    r->present = true;
+    r->launcher = l->name;
+    r->rank = number(l->rank);
+    r->size = number(l->size);
+    r->local_rank = number(l->local_rank);
+    if (value(l->node))
+      snprintf(r->node, sizeof r->node, "%s", value(l->node));
+    break;
+  }
+  if (!r->node[0] && gethostname(r->node, sizeof r->node - 1) != 0)
+    snprintf(r->node, sizeof r->node, "unknown");
+  if (value("PMIX_NAMESPACE"))
+    snprintf(r->job_id, sizeof r->job_id, "%s", value("PMIX_NAMESPACE"));
+  else if (value("PALS_APID"))
+    snprintf(r->job_id, sizeof r->job_id, "%s", value("PALS_APID"));
+  else if (value("SLURM_JOB_ID"))
+    snprintf(r->job_id, sizeof r->job_id, "%s.%s", value("SLURM_JOB_ID"),
+             value("SLURM_STEP_ID") ? value("SLURM_STEP_ID") : "0");
+  else
+    snprintf(r->job_id, sizeof r->job_id, "%s.%ld", r->node, (long)getppid());
+}
+
+bool rank_list_has(const char *list, long rank, const char **bad) {
+  bool found = false;
+  *bad = NULL;
+  for (const char *p = list; *p;) {
+    if (!isdigit((unsigned char)*p)) {
+      *bad = p;
+      return false;
+    }
+    char *end;
+    long lo = strtol(p, &end, 10), hi = lo;
+    if (*end == '-') {
+      if (!isdigit((unsigned char)end[1])) {
+        *bad = end;
+        return false;
+      }
+      hi = strtol(end + 1, &end, 10);
+    }
+    found |= rank >= lo && rank <= hi;
+    if (*end == ',')
+      end++;
+    else if (*end) {
+      *bad = end;
+      return false;
+    }
+    p = end;
+  }
+  return found;
+}

@@ -1,0 +1,35 @@
+/* rank_env: where this process stands in an MPI job, read from the launcher's
+ * environment before the app starts (docs/multi-rank.md lists the variables):
+ *
+ *   launcher        rank                  size                 local rank                 node
+ *   Open MPI        OMPI_COMM_WORLD_RANK  OMPI_COMM_WORLD_SIZE OMPI_COMM_WORLD_LOCAL_RANK  hostname
+ *   HPE Cray PALS   PALS_RANKID           PMI_SIZE             PALS_LOCAL_RANKID          hostname
+ *   MPICH Hydra     PMI_RANK              PMI_SIZE             MPI_LOCALRANKID            hostname
+ *   Slurm (srun)    SLURM_PROCID          SLURM_NTASKS         SLURM_LOCALID              SLURMD_NODENAME
+ *
+ * The first launcher whose rank variable is set wins; Slurm comes last because it also
+ * sets SLURM_PROCID in a batch script around mpirun. The job id, which names the job's
+ * trace folder the same way on every rank, is PMIX_NAMESPACE (Open MPI), PALS_APID,
+ * SLURM_JOB_ID.SLURM_STEP_ID, else the launcher's process on this node (Hydra has no
+ * job id: several nodes then need --trace-output).
+ */
+#ifndef TRACER_RANK_ENV_H
+#define TRACER_RANK_ENV_H
+
+#include <stdbool.h>
+
+struct rank_env {
+  bool present;          /* a launcher's rank variable is set */
+  const char *launcher;  /* "MPICH Hydra", ...; static */
+  long rank, size, local_rank; /* -1 when the launcher does not say */
+  char node[256];
+  char job_id[300];
+};
+
+void rank_env_read(struct rank_env *r);
+
+/* Parses a rank list ("0,2-3"): true when rank is in it. *bad is set to the first
+ * character that is neither a number, ',' nor '-' (NULL when the list is well formed). */
+bool rank_list_has(const char *list, long rank, const char **bad);
+
+#endif

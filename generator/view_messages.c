@@ -1,0 +1,114 @@
+/* view_messages: see view_messages.h. */
+#include "view_messages.h"
+
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+struct spec_message *view_message_of(const struct spec *s, const struct model_function *f) {
+  for (size_t i = 0; i < s->trace.messages.len; i++) {
+    struct spec_message *m = s->trace.messages.items[i];
+    if (fnmatch(m->function, f->name, 0) == 0) {
+      m->matches++;
+      return m;
+    }
+  }
+  return NULL;
+}
+
+static const struct model_param *param_of(const struct model_function *f, const char *name) {
+  for (size_t i = 0; name && i < f->params.len; i++) {
+    const struct model_param *p = f->params.items[i];
+    if (strcmp(p->name, name) == 0)
+      return p;
+  }
+  return NULL;
+}
+
+int view_message_slots(const struct spec *s, const char *backend, const struct model_function *f,
+                       const struct spec_message *msg, struct view_record_extra *extra,
+                       struct diag *d) {
+  memset(extra, 0, sizeof *extra);
+  const char *names[] = {msg->count, msg->datatype, msg->peer, msg->tag, msg->comm, msg->request};
+  const char *keys[] = {"count", "datatype", "peer", "tag", "comm", "request"};
+  int rc = 0;
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (names[i] && !param_of(f, names[i]))
+      rc = diag_error_at(d, s->path, msg->loc.line, msg->loc.column,
+                         "Cannot describe message: function=%s, %s=%s names no param", f->name,
+                         keys[i], names[i]);
+  if (rc)
+    return rc;
+  if (msg->count && msg->datatype && s->trace.element_size) {
+    const char *c = msg->count;
+    char *bytes = xasprintf("tracer_args.%s > 0 ? (uint64_t)tracer_args.%s * "
+                            "%s_element_size(tracer_args.%s) : 0",
+                            c, c, backend, msg->datatype);
+    /* A call that starts a request hands its bytes to the hooks, for its completion. */
+    if (msg->request && strcmp(msg->kind, "complete") != 0) {
+      extra->bytes = xasprintf("%s_request_started(tracer_args.tracer_status, tracer_args.%s, "
+                               "%s)",
+                               backend, msg->request, bytes);
+      free(bytes);
+    } else {
+      extra->bytes = bytes;
+    }
+  }
+  /* A completion call's request is in-out: the value it completes is the one passed. The
+   * bytes it completes are those of the requests it completed, which the hooks keep from
+   * the calls that started them. */
+  if (strcmp(msg->kind, "complete") == 0) {
+    extra->value_in = msg->request;
+    if (s->trace.element_size)
+      extra->bytes = xasprintf("%s_completed_bytes()", backend);
+  }
+  return 0;
+}
+
+/* The index of the slot named name in fn's record, or -1. */
+static int slot_index(const struct tree *fn, const char *name) {
+  const struct tree *slots = tree_get(fn, "slots");
+  for (size_t i = 0; name && slots && i < slots->len; i++)
+    if (strcmp(tree_get(slots->items[i], "name")->string, name) == 0)
+      return atoi(tree_get(slots->items[i], "index")->string);
+  return -1;
+}
+
+void view_message_describe(const struct spec_message *msg, struct tree *fn) {
+  if (!msg) {
+    tree_set_string(fn, "message", "{TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}");
+    return;
+  }
+  char kind[32];
+  size_t n = 0;
+  for (const char *k = msg->kind; *k && n + 1 < sizeof kind; k++)
+    kind[n++] = (char)toupper((unsigned char)*k);
+  kind[n] = '\0';
+  int request = -1;
+  if (msg->request) {
+    char *name = xasprintf("%s_%s", msg->request, strcmp(msg->kind, "complete") ? "val" : "in");
+    request = slot_index(fn, name);
+    free(name);
+  }
+  tree_set(fn, "message",
+           tree_stringf("{TRACER_MESSAGE_%s, %d, %d, %d, %d, %d}", kind, slot_index(fn, "bytes"),
+                        slot_index(fn, msg->peer), slot_index(fn, msg->tag),
+                        slot_index(fn, msg->comm), request));
+}
+
+int view_messages_finish(const struct spec *s, struct tree *root, struct diag *d) {
+  int rc = 0;
+  if (s->trace.element_size)
+    tree_set_string(tree_set(root, "element_size", tree_map()), "type", s->trace.element_size);
+  for (size_t i = 0; i < s->trace.messages.len; i++) {
+    const struct spec_message *m = s->trace.messages.items[i];
+    if (m->matches == 0)
+      rc = diag_error_at(d, s->path, m->loc.line, m->loc.column,
+                         "Filter matches nothing: trace.messages function=%s", m->function);
+  }
+  tree_set_string(root, "symbol_group", s->trace.symbol_group ? s->trace.symbol_group : "");
+  return rc;
+}

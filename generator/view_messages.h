@@ -1,0 +1,38 @@
+/* view_messages: what a call means as communication (trace.messages of the spec): the
+ * slots its record gets for the analyses (the bytes it moves, the request a completion
+ * call completes), and the `message` initializer of its event description, which says
+ * where the bytes, peer, tag, communicator and request sit in the record.
+ *
+ * bytes = count x the size of one element of the datatype, which only the library knows
+ * at run time: the hooks file defines <backend>_element_size(<trace.element_size type>),
+ * declared in <backend>_args.h. A completion call's bytes are those of the requests it
+ * completed: the hooks keep each request's bytes when it starts and give the sum with
+ * <backend>_completed_bytes() when a completion call returns.
+ */
+#ifndef APIGEN_VIEW_MESSAGES_H
+#define APIGEN_VIEW_MESSAGES_H
+
+#include "diag.h"
+#include "model.h"
+#include "spec.h"
+#include "tree.h"
+#include "view_record.h"
+
+/* The first trace.messages entry matching f (counting the match), or NULL. */
+struct spec_message *view_message_of(const struct spec *s, const struct model_function *f);
+
+/* The extra record slots of a message call; extra->bytes is owned by the caller (free it).
+ * Returns -1 with a located cause when the entry names a param f does not have. */
+int view_message_slots(const struct spec *s, const char *backend, const struct model_function *f,
+                       const struct spec_message *msg, struct view_record_extra *extra,
+                       struct diag *d);
+
+/* Sets fn's `message`: the C initializer of its struct tracer_message, from the slots
+ * view_record_build laid out (msg may be NULL: no message). */
+void view_message_describe(const struct spec_message *msg, struct tree *fn);
+
+/* Adds `element_size` ({type}) to root when the spec names one, and reports entries that
+ * match no function. */
+int view_messages_finish(const struct spec *s, struct tree *root, struct diag *d);
+
+#endif

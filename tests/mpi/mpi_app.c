@@ -1,0 +1,136 @@
+/* mpi_app: an MPI program that counts its own calls and the bytes of its messages, for the
+ * MPI tests (tests/mpi/mpi_test.sh). Each rank writes its count to $APP_MANIFEST.RANK as
+ *   {"rank": R, "calls": {"MPI_Send": 1, ...}, "bytes": {"MPI_Send": 800, ...}}
+ * where bytes are count x the C size of the elements, as the program knows them.
+ * With APP_ABORT_RANK=R, rank R calls MPI_Abort after its count (MPI_Abort not in it).
+ * Point-to-point (blocking between pairs, non-blocking in a ring), collectives on the
+ * world and on a split communicator, and one-sided puts; any rank count from 1. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NAMES = 64 };
+static const char *names[NAMES];
+static unsigned long long calls[NAMES], bytes[NAMES];
+static int name_count;
+
+static void count(const char *name, unsigned long long moved) {
+  int i = 0;
+  while (i < name_count && strcmp(names[i], name) != 0)
+    i++;
+  if (i == name_count)
+    names[name_count++] = name;
+  calls[i]++;
+  bytes[i] += moved;
+}
+
+/* Calls an MPI function, counts it with the bytes it moves, stops the job on failure. */
+#define CALL(function, moved, ...)                                                        \
+  do {                                                                                    \
+    count(#function, (moved));                                                            \
+    if (function(__VA_ARGS__) != MPI_SUCCESS) {                                           \
+      fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #function);              \
+      MPI_Abort(MPI_COMM_WORLD, 1);                                                       \
+    }                                                                                     \
+  } while (0)
+
+static void write_manifest(int rank) {
+  const char *base = getenv("APP_MANIFEST");
+  if (!base)
+    return;
+  char path[4096];
+  snprintf(path, sizeof path, "%s.%d", base, rank);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    perror(path);
+    exit(1);
+  }
+  fprintf(f, "{\"rank\": %d, \"calls\": {", rank);
+  for (int i = 0; i < name_count; i++)
+    fprintf(f, "%s\"%s\": %llu", i ? ", " : "", names[i], calls[i]);
+  fputs("}, \"bytes\": {", f);
+  for (int i = 0; i < name_count; i++)
+    fprintf(f, "%s\"%s\": %llu", i ? ", " : "", names[i], bytes[i]);
+  fputs("}}\n", f);
+  fclose(f);
+}
+
+int main(int argc, char **argv) {
+  int rank, size;
+  CALL(MPI_Init, 0, &argc, &argv);
+  CALL(MPI_Comm_rank, 0, MPI_COMM_WORLD, &rank);
+  CALL(MPI_Comm_size, 0, MPI_COMM_WORLD, &size);
+
+  /* Blocking between pairs (0-1, 2-3, ...): 100 doubles each way. */
+  double pair[100];
+  for (int i = 0; i < 100; i++)
+    pair[i] = rank + i;
+  int partner = rank ^ 1;
+  if (partner < size) {
+    if (rank % 2 == 0) {
+      CALL(MPI_Send, sizeof pair, pair, 100, MPI_DOUBLE, partner, 1, MPI_COMM_WORLD);
+      CALL(MPI_Recv, sizeof pair, pair, 100, MPI_DOUBLE, partner, 2, MPI_COMM_WORLD,
+           MPI_STATUS_IGNORE);
+    } else {
+      CALL(MPI_Recv, sizeof pair, pair, 100, MPI_DOUBLE, partner, 1, MPI_COMM_WORLD,
+           MPI_STATUS_IGNORE);
+      CALL(MPI_Send, sizeof pair, pair, 100, MPI_DOUBLE, partner, 2, MPI_COMM_WORLD);
+    }
+  }
+
+  /* Non-blocking in a ring: 256 ints to the right, completed one request at a time; each
+   * completion counts the bytes of the request it completed. */
+  int out[256], in[256];
+  for (int i = 0; i < 256; i++)
+    out[i] = rank * 1000 + i;
+  MPI_Request requests[2];
+  CALL(MPI_Irecv, sizeof in, in, 256, MPI_INT, (rank + size - 1) % size, 3, MPI_COMM_WORLD,
+       &requests[0]);
+  CALL(MPI_Isend, sizeof out, out, 256, MPI_INT, (rank + 1) % size, 3, MPI_COMM_WORLD,
+       &requests[1]);
+  CALL(MPI_Wait, sizeof out, &requests[1], MPI_STATUS_IGNORE);
+  CALL(MPI_Wait, sizeof in, &requests[0], MPI_STATUS_IGNORE);
+  if (in[5] != ((rank + size - 1) % size) * 1000 + 5) {
+    fprintf(stderr, "rank %d: ring message wrong\n", rank);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+
+  /* Collectives on the world. */
+  int block[64] = {0};
+  double sums[16], local[16];
+  for (int i = 0; i < 16; i++)
+    local[i] = rank;
+  CALL(MPI_Bcast, sizeof block, block, 64, MPI_INT, 0, MPI_COMM_WORLD);
+  CALL(MPI_Allreduce, sizeof local, local, sums, 16, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  CALL(MPI_Reduce, 8 * sizeof(double), local, sums, 8, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  CALL(MPI_Barrier, 0, MPI_COMM_WORLD);
+
+  /* A split communicator: even and odd ranks. */
+  MPI_Comm half;
+  int four[4] = {rank, rank, rank, rank}, four_sum[4];
+  CALL(MPI_Comm_split, 0, MPI_COMM_WORLD, rank % 2, rank, &half);
+  CALL(MPI_Allreduce, sizeof four, four, four_sum, 4, MPI_INT, MPI_SUM, half);
+  CALL(MPI_Comm_free, 0, &half);
+
+  /* One-sided: 10 ints put into the right neighbour's window. */
+  int window[10] = {0}, mine[10];
+  for (int i = 0; i < 10; i++)
+    mine[i] = rank;
+  MPI_Win win;
+  CALL(MPI_Win_create, 0, window, sizeof window, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+       &win);
+  CALL(MPI_Win_fence, 0, 0, win);
+  CALL(MPI_Put, sizeof mine, mine, 10, MPI_INT, (rank + 1) % size, 0, 10, MPI_INT, win);
+  CALL(MPI_Win_fence, 0, 0, win);
+  CALL(MPI_Win_free, 0, &win);
+
+  write_manifest(rank);
+  const char *abort_rank = getenv("APP_ABORT_RANK");
+  if (abort_rank && atoi(abort_rank) == rank)
+    MPI_Abort(MPI_COMM_WORLD, 3);
+  CALL(MPI_Finalize, 0);
+  /* Finalize is counted before the call: rewrite the count with it. */
+  write_manifest(rank);
+  return 0;
+}

@@ -1,0 +1,103 @@
+! mpi_app.f90: the Fortran twin of mpi_app.c for the MPI tests (tests/mpi/mpi_test.sh),
+! through the `mpi` module. It counts its own calls and the bytes of its messages and
+! writes them to $APP_MANIFEST.RANK in the same JSON form.
+program mpi_app
+  use mpi
+  implicit none
+  integer, parameter :: names = 12
+  character(len=16) :: name(names)
+  integer :: calls(names) = 0
+  integer :: bytes(names) = 0
+  integer :: ierr, rank, nranks, partner, left, right, i
+  integer :: requests(2)
+  double precision :: pair(100), local(16), sums(16)
+  integer :: ring_out(256), ring_in(256), block(64)
+
+  name = [character(len=16) :: 'MPI_Init', 'MPI_Comm_rank', 'MPI_Comm_size', 'MPI_Send', &
+          'MPI_Recv', 'MPI_Irecv', 'MPI_Isend', 'MPI_Wait', 'MPI_Bcast', 'MPI_Allreduce', &
+          'MPI_Barrier', 'MPI_Finalize']
+
+  call mpi_init(ierr)
+  call counted(1, 0)
+  call mpi_comm_rank(MPI_COMM_WORLD, rank, ierr)
+  call counted(2, 0)
+  call mpi_comm_size(MPI_COMM_WORLD, nranks, ierr)
+  call counted(3, 0)
+
+  ! Blocking between pairs (0-1, 2-3, ...): 100 doubles each way.
+  pair = rank
+  partner = ieor(rank, 1)
+  if (partner < nranks) then
+    if (mod(rank, 2) == 0) then
+      call mpi_send(pair, 100, MPI_DOUBLE_PRECISION, partner, 1, MPI_COMM_WORLD, ierr)
+      call counted(4, 800)
+      call mpi_recv(pair, 100, MPI_DOUBLE_PRECISION, partner, 2, MPI_COMM_WORLD, &
+                    MPI_STATUS_IGNORE, ierr)
+      call counted(5, 800)
+    else
+      call mpi_recv(pair, 100, MPI_DOUBLE_PRECISION, partner, 1, MPI_COMM_WORLD, &
+                    MPI_STATUS_IGNORE, ierr)
+      call counted(5, 800)
+      call mpi_send(pair, 100, MPI_DOUBLE_PRECISION, partner, 2, MPI_COMM_WORLD, ierr)
+      call counted(4, 800)
+    end if
+  end if
+
+  ! Non-blocking in a ring: 256 integers to the right; each completion counts the bytes
+  ! of the request it completed.
+  left = mod(rank + nranks - 1, nranks)
+  right = mod(rank + 1, nranks)
+  ring_out = [(rank * 1000 + i, i = 1, 256)]
+  call mpi_irecv(ring_in, 256, MPI_INTEGER, left, 3, MPI_COMM_WORLD, requests(1), ierr)
+  call counted(6, 1024)
+  call mpi_isend(ring_out, 256, MPI_INTEGER, right, 3, MPI_COMM_WORLD, requests(2), ierr)
+  call counted(7, 1024)
+  call mpi_wait(requests(2), MPI_STATUS_IGNORE, ierr)
+  call counted(8, 1024)
+  call mpi_wait(requests(1), MPI_STATUS_IGNORE, ierr)
+  call counted(8, 1024)
+  if (ring_in(5) /= left * 1000 + 5) call mpi_abort(MPI_COMM_WORLD, 1, ierr)
+
+  block = 0
+  call mpi_bcast(block, 64, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+  call counted(9, 256)
+  local = rank
+  call mpi_allreduce(local, sums, 16, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
+  call counted(10, 128)
+  call mpi_barrier(MPI_COMM_WORLD, ierr)
+  call counted(11, 0)
+  call mpi_finalize(ierr)
+  call counted(12, 0)
+  call write_manifest()
+
+contains
+
+  subroutine counted(which, moved)
+    integer, intent(in) :: which, moved
+    if (ierr /= MPI_SUCCESS) stop 1
+    calls(which) = calls(which) + 1
+    bytes(which) = bytes(which) + moved
+  end subroutine counted
+
+  subroutine write_manifest()
+    character(len=4096) :: base
+    character(len=4200) :: path
+    integer :: length, status, unit, k
+    call get_environment_variable('APP_MANIFEST', base, length, status)
+    if (status /= 0) return
+    write (path, '(a, ".", i0)') trim(base), rank
+    open (newunit=unit, file=trim(path), status='replace', action='write')
+    write (unit, '(a, i0, a)', advance='no') '{"rank": ', rank, ', "calls": {'
+    do k = 1, names
+      if (k > 1) write (unit, '(a)', advance='no') ', '
+      write (unit, '(3a, i0)', advance='no') '"', trim(name(k)), '": ', calls(k)
+    end do
+    write (unit, '(a)', advance='no') '}, "bytes": {'
+    do k = 1, names
+      if (k > 1) write (unit, '(a)', advance='no') ', '
+      write (unit, '(3a, i0)', advance='no') '"', trim(name(k)), '": ', bytes(k)
+    end do
+    write (unit, '(a)') '}}'
+    close (unit)
+  end subroutine write_manifest
+end program mpi_app

@@ -1,0 +1,142 @@
+#!/bin/sh
+# MPI traced end to end (docs/multi-rank.md): a test program (mpi_app.c, or mpi_app.f90)
+# run under the real launcher at 1, 2 and 4 ranks with `LAUNCHER -n N tracer APP`. The
+# job's one report (JSON, written by rank 0) must count every call the ranks made and the
+# bytes they sent, as the program counted them itself, with one process per rank; with
+# --traced-ranks, only those ranks appear.
+# Usage: mpi_test.sh BACKEND TRACER APP LAUNCHER [LAUNCHER-OPTIONS...]
+set -eu
+# shellcheck source=../e2e/lib.sh
+. "$(dirname "$0")/../e2e/lib.sh"
+[ $# -ge 4 ] || { echo "usage: $0 BACKEND TRACER APP LAUNCHER [OPTIONS...]" >&2; exit 2; }
+backend=$1
+tracer=$(abspath "$2")
+app=$(abspath "$3")
+shift 3
+command -v "$1" >/dev/null 2>&1 || skip "no MPI launcher $1 (scripts/setup.sh installs it)"
+e2e_setup
+need_tracer "$tracer"
+need_app "$app"
+# Open MPI refuses root without these; its ranks beyond the cores need --oversubscribe.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Debian's Open MPI 4.1 fails MPI_Win_create in a job of one rank with its UCX one-sided
+# component (untraced too); the others serve.
+export OMPI_MCA_osc='^ucx'
+export TRACER_JOB_TIMEOUT=60
+
+# As root, the ranks of a node share the machine's session daemon; as another user, each
+# rank starts a daemon private to its run. When root, one job also runs as nobody.
+nobody=""
+mkdir -p "$tmp/home"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+  chmod 755 "$tmp"
+  chown nobody "$tmp/home"
+  nobody="setpriv --reuid=nobody --regid=$(id -gn nobody) --clear-groups env -u LTTNG_HOME HOME=$tmp/home"
+  $nobody test -r "$app" -a -x "$tracer" || nobody=""
+fi
+as_user=""
+
+# run_job NAME N [TRACER-OPTIONS...]: the job's JSON report in $tmp/NAME.json, the ranks'
+# own counts in $tmp/NAME.manifest.RANK.
+run_job() {
+  name=$1
+  n=$2
+  shift 2
+  rc=0
+  out=$tmp
+  [ -z "$as_user" ] || out="$tmp/home"
+  # shellcheck disable=SC2086
+  APP_MANIFEST="$out/$name.manifest" $as_user "$@" -n "$n" "$tracer" -j -o "$out/$name.json" \
+    --trace-output "$out/$name.trace" $options "$app" >"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
+  if [ "$out" != "$tmp" ]; then
+    cp "$out/$name.json" "$tmp/" 2>/dev/null || true
+    for f in "$out/$name.manifest".*; do cp "$f" "$tmp/" 2>/dev/null || true; done
+    ln -sfn "$out/$name.trace" "$tmp/$name.trace"
+  fi
+  [ "$rc" -eq 0 ] || fail "$name: exit status $rc: $(cat "$tmp/$name.err")"
+  [ -s "$tmp/$name.json" ] || fail "$name: no report from rank 0: $(cat "$tmp/$name.err")"
+}
+
+# check_job NAME RANKS...: the report counts exactly what those ranks counted.
+check_job() {
+  name=$1
+  shift
+  files=""
+  for r in "$@"; do
+    [ -f "$tmp/$name.manifest.$r" ] || fail "$name: rank $r wrote no count"
+    files="$files $tmp/$name.manifest.$r"
+  done
+  # shellcheck disable=SC2086
+  jq -s '{calls: (map(.calls | to_entries) | add | group_by(.key)
+                  | map(select((map(.value) | add) > 0) | {(.[0].key): (map(.value) | add)})
+                  | add),
+          bytes: (map(.bytes | to_entries) | add | group_by(.key)
+                  | map(select((map(.value) | add) > 0) | {(.[0].key): (map(.value) | add)})
+                  | add // {})}' $files >"$tmp/$name.expected.json"
+  jq --arg b "$backend" '.backends[] | select(.name == $b)
+      | {calls: (.host | map({(.name): .calls}) | add),
+         bytes: (.host | map(select((.bytes // 0) > 0) | {(.name): .bytes}) | add // {}),
+         processes}' "$tmp/$name.json" >"$tmp/$name.actual.json"
+  [ -s "$tmp/$name.actual.json" ] || fail "$name: no $backend backend in the report"
+  jq -e --slurpfile e "$tmp/$name.expected.json" --argjson n "$#" \
+    '.calls == $e[0].calls and .bytes == $e[0].bytes and .processes == $n' \
+    "$tmp/$name.actual.json" >/dev/null ||
+    fail "$name: the report differs from the ranks' own count:
+expected $(jq -c . "$tmp/$name.expected.json")
+got      $(jq -c . "$tmp/$name.actual.json")"
+}
+
+options=""
+for n in 1 2 4; do
+  run_job "ranks$n" "$n" "$@"
+  ranks=$(seq 0 $((n - 1)))
+  # shellcheck disable=SC2086
+  check_job "ranks$n" $ranks
+  # Rank 0 alone printed the report.
+  [ "$(grep -c 'job of' "$tmp/ranks$n.err" || true)" -le 1 ] || fail "ranks$n: more than one report"
+done
+
+# Only ranks 1 and 2 of 4 traced: the others ran untraced and are not in the report.
+if [ -n "$nobody" ]; then
+  as_user=$nobody
+  run_job nobody 2 "$@"
+  check_job nobody 0 1
+  as_user=""
+fi
+
+options="--traced-ranks 1-2"
+run_job traced 4 "$@"
+check_job traced 1 2
+[ ! -e "$tmp/traced.trace/rank-0" ] && [ ! -e "$tmp/traced.trace/rank-3" ] ||
+  fail "traced: untraced ranks left a trace"
+
+# The same report again from the saved job folder.
+"$tracer" -r "$tmp/ranks4.trace" -j -o "$tmp/replay.json" 2>"$tmp/replay.err" ||
+  fail "replay: $(cat "$tmp/replay.err")"
+for r in 0 1 2 3; do cp "$tmp/ranks4.manifest.$r" "$tmp/replay.manifest.$r"; done
+check_job replay 0 1 2 3
+# A rank that aborts the job (C program only, MPI_TEST_ABORT=1): the launcher stops every
+# rank; the job folder still gives a report that names the ranks whose end was not seen
+# or that failed, and counts what they recorded (MPI_Init on both).
+if [ "${MPI_TEST_ABORT:-0}" = 1 ]; then
+  rc=0
+  APP_ABORT_RANK=1 APP_MANIFEST="$tmp/abort.manifest" "$@" -n 2 "$tracer" -q \
+    --trace-output "$tmp/abort.trace" "$app" >"$tmp/abort.out" 2>"$tmp/abort.err" || rc=$?
+  [ "$rc" -ne 0 ] || fail "abort: the job exited with status 0"
+  # The launcher may return before every killed tracer is gone, and a session is flushed
+  # once its tracer is: the replay is tried again for a few seconds.
+  tries=0
+  until "$tracer" -r "$tmp/abort.trace" >"$tmp/abort.txt" 2>"$tmp/abort.replay.err"; do
+    tries=$((tries + 1))
+    [ "$tries" -lt 10 ] || fail "abort: no report from the job folder: $(cat "$tmp/abort.replay.err")"
+    sleep 1
+  done
+  grep -q "^Rank 1: the app" "$tmp/abort.txt" ||
+    fail "abort: the report does not name rank 1: $(head -5 "$tmp/abort.txt")"
+  grep -Eq "^MPI_Init +\|.*\| +2 \|" "$tmp/abort.txt" ||
+    fail "abort: MPI_Init of both ranks not counted: $(cat "$tmp/abort.txt")"
+fi
+
+echo "PASS: $e2e_name: $backend: 1, 2 and 4 ranks${nobody:+ (and 2 as nobody)}, --traced-ranks 1-2, replay:" \
+  "$(jq -c '.calls | add' "$tmp/ranks4.expected.json") calls," \
+  "$(jq -c '.bytes | add' "$tmp/ranks4.expected.json") bytes at 4 ranks"
