@@ -134,3 +134,25 @@ int backends_function_index(const struct tracer_backend_desc *b, const char *nam
       return (int)i;
   return -1;
 }
+
+const char *backends_value_name(const struct tracer_names *names, int64_t value) {
+  uint32_t lo = 0, hi = names ? names->count : 0;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (names->values[mid].value < value)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return names && lo < names->count && names->values[lo].value == value
+             ? names->values[lo].name
+             : NULL;
+}
+
+const struct tracer_field_format *backends_field_format(const struct tracer_function_desc *f,
+                                                        const char *name, size_t len) {
+  for (uint32_t i = 0; i < f->format_count; i++)
+    if (strlen(f->formats[i].field) == len && strncmp(f->formats[i].field, name, len) == 0)
+      return &f->formats[i];
+  return NULL;
+}

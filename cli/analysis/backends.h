@@ -32,4 +32,12 @@ const struct tracer_backend_desc *backends_find_provider(const char *provider, s
 /* Index of a function of b by name, -1 when b has none of that name. */
 int backends_function_index(const struct tracer_backend_desc *b, const char *name, size_t len);
 
+/* The name of a value in a names table (sorted by value), NULL when it has none or
+ * names is NULL. */
+const char *backends_value_name(const struct tracer_names *names, int64_t value);
+/* How to show field (or record slot) `name` of function f (len bytes of it), NULL when
+ * its description says nothing. */
+const struct tracer_field_format *backends_field_format(const struct tracer_function_desc *f,
+                                                        const char *name, size_t len);
+
 #endif

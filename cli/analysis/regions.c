@@ -137,19 +137,6 @@ void regions_print_text(const struct regions *r, const char *backend, const char
   free(order);
 }
 
-static void json_string(FILE *out, const char *s) {
-  fputc('"', out);
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    if (*p == '"' || *p == '\\')
-      fprintf(out, "\\%c", *p);
-    else if (*p < 0x20)
-      fprintf(out, "\\u%04x", *p);
-    else
-      fputc(*p, out);
-  }
-  fputc('"', out);
-}
-
 void regions_print_json(const struct regions *r, const char *backend, FILE *out) {
   size_t n;
   const struct region_row **order = sorted(r, backend, &n);
@@ -157,7 +144,7 @@ void regions_print_json(const struct regions *r, const char *backend, FILE *out)
   for (size_t i = 0; order && i < n; i++) {
     const struct region_row *w = order[i];
     fputs(i ? ",\n       {\"name\": " : "\n       {\"name\": ", out);
-    json_string(out, w->name);
+    units_json_string(out, w->name);
     fprintf(out, ", \"calls\": %llu, \"time_ns\": %llu, \"min_ns\": %llu, \"max_ns\": %llu}",
             (unsigned long long)w->calls, (unsigned long long)w->total,
             (unsigned long long)w->min, (unsigned long long)w->max);

@@ -310,19 +310,6 @@ void tally_print_text(const struct tally *t, const struct run_record *run, FILE 
   print_cost(t, run, out);
 }
 
-static void json_string(FILE *out, const char *s) {
-  fputc('"', out);
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    if (*p == '"' || *p == '\\')
-      fprintf(out, "\\%c", *p);
-    else if (*p < 0x20)
-      fprintf(out, "\\u%04x", *p);
-    else
-      fputc(*p, out);
-  }
-  fputc('"', out);
-}
-
 static void json_stat(FILE *out, const struct tally_stat *s) {
   fprintf(out, "\"calls\": %llu, \"errors\": %llu, \"time_ns\": %llu, \"min_ns\": %llu, "
                "\"max_ns\": %llu",
@@ -347,12 +334,12 @@ static const char *meaning_name(enum tracer_meaning m) {
 void tally_print_json(const struct tally *t, const char *trace_dir, const struct run_record *run,
                       FILE *out) {
   fputs("{\n  \"trace\": ", out);
-  json_string(out, trace_dir ? trace_dir : "");
+  units_json_string(out, trace_dir ? trace_dir : "");
   if (run && run->present) {
     fputs(",\n  \"app\": {\"command\": ", out);
-    json_string(out, run->command);
+    units_json_string(out, run->command);
     fputs(", \"status\": ", out);
-    json_string(out, run->status);
+    units_json_string(out, run->status);
     fprintf(out, ", \"exit_code\": %d}", run->exit_code);
   }
   fprintf(out, ",\n  \"events\": %llu,\n  \"discarded_events\": %llu,\n",
@@ -369,7 +356,7 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
   fputs("  \"discarded_by_stream\": [", out);
   for (size_t i = 0; i < t->loss_count; i++) {
     fputs(i ? ", {\"stream\": " : "{\"stream\": ", out);
-    json_string(out, t->losses[i].stream);
+    units_json_string(out, t->losses[i].stream);
     fprintf(out, ", \"discarded\": %llu}", (unsigned long long)t->losses[i].discarded);
   }
   uint64_t attributed = 0;
@@ -381,7 +368,7 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
           (unsigned long long)t->paused_ns);
   if (t->error) {
     fputs("  \"error\": ", out);
-    json_string(out, t->error);
+    units_json_string(out, t->error);
     fputs(",\n", out);
   }
   fputs("  \"backends\": [", out);
@@ -392,7 +379,7 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
       continue;
     fprintf(out, "%s\n    {\"name\": ", first_backend ? "" : ",");
     first_backend = false;
-    json_string(out, b->desc->name);
+    units_json_string(out, b->desc->name);
     fprintf(out, ", \"hostnames\": %zu, \"processes\": %zu, \"threads\": %zu,\n",
             b->hosts.len, b->processes.len, b->threads.len);
     fputs("     \"host\": [", out);
@@ -407,7 +394,7 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
         fprintf(out, "%s\n       {\"name\": ", first ? "" : ",");
         first = false;
         const struct tracer_function_desc *fd = &b->desc->functions[order[k]];
-        json_string(out, fd->name);
+        units_json_string(out, fd->name);
         fputs(", ", out);
         json_stat(out, s);
         const char *meaning = meaning_name(fd->meaning);
@@ -433,7 +420,7 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
         continue;
       fprintf(out, "%s\n       {\"name\": ", first ? "" : ",");
       first = false;
-      json_string(out, b->desc->functions[k].name);
+      units_json_string(out, b->desc->functions[k].name);
       fprintf(out, ", \"calls\": %llu}", (unsigned long long)b->unfinished[k]);
     }
     fputs("],\n     \"device\": [", out);
@@ -446,7 +433,7 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
         const struct tally_device *d = &b->device[dorder[k]];
         fprintf(out, "%s\n       {\"name\": ", first ? "" : ",");
         first = false;
-        json_string(out, d->name);
+        units_json_string(out, d->name);
         fprintf(out, ", \"kind\": \"%s\", ",
                 d->kind == 0 ? "kernel" : d->kind == 1 ? "transfer" : "other");
         json_stat(out, &d->time);
@@ -459,7 +446,7 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
         const struct tally_device *d = &b->device[dorder[k]];
         fprintf(out, "%s\n       {\"name\": ", first ? "" : ",");
         first = false;
-        json_string(out, d->name);
+        units_json_string(out, d->name);
         fprintf(out,
                 ", \"calls\": %llu, \"bytes\": %llu, \"min_bytes\": %llu, \"max_bytes\": %llu, "
                 "\"time_ns\": %llu, \"bytes_per_second\": %.6g}",

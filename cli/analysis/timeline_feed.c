@@ -67,26 +67,6 @@ static bool is_length(const char *name) {
   return len > 7 && strcmp(name + len - 7, "_length") == 0;
 }
 
-static const char *value_name(const struct tracer_names *n, int64_t value) {
-  uint32_t lo = 0, hi = n ? n->count : 0;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (n->values[mid].value < value)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return n && lo < n->count && n->values[lo].value == value ? n->values[lo].name : NULL;
-}
-
-static const struct tracer_names *names_of(const struct tracer_function_desc *fd,
-                                           const char *name) {
-  for (uint32_t i = 0; i < fd->format_count; i++)
-    if (strcmp(fd->formats[i].field, name) == 0)
-      return fd->formats[i].names;
-  return NULL;
-}
-
 /* The record's named slots as arguments: the arguments as passed, then the result, the
  * status and the out values (absent where their pointer was NULL). */
 static void add_slots(struct frame *fr, const struct tracer_function_desc *fd,
@@ -99,7 +79,9 @@ static void add_slots(struct frame *fr, const struct tracer_function_desc *fd,
     struct timeline_arg *a = &fr->args[fr->arg_count++];
     a->name = slot->name;
     int64_t value = event_map_slot_value(slot, slots[slot->index]);
-    const char *label = value_name(names_of(fd, slot->name), value);
+    const struct tracer_field_format *format =
+        backends_field_format(fd, slot->name, strlen(slot->name));
+    const char *label = backends_value_name(format ? format->names : NULL, value);
     if (label) {
       a->kind = TIMELINE_ARG_STRING;
       a->v.s = label;

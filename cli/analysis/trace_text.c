@@ -12,21 +12,9 @@
 
 enum { MAX_ELEMENTS_SHOWN = 32, MAX_FIELDS = 256 };
 
-static const char *value_name(const struct tracer_names *names, int64_t value) {
-  uint32_t lo = 0, hi = names->count;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (names->values[mid].value < value)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < names->count && names->values[lo].value == value ? names->values[lo].name : NULL;
-}
-
 static void print_int(FILE *out, const struct ctf_value *v, const struct tracer_names *names) {
   int64_t as_signed = v->kind == CTF_VALUE_SIGNED ? v->u.s : (int64_t)v->u.u;
-  const char *name = names ? value_name(names, as_signed) : NULL;
+  const char *name = backends_value_name(names, as_signed);
   if (name) {
     fputs(name, out);
     return;
@@ -329,14 +317,6 @@ static size_t shown_length(const char *name) {
   return n > 4 && strcmp(name + n - 4, "_out") == 0 ? n - 4 : n;
 }
 
-static const struct tracer_field_format *format_named(const struct tracer_function_desc *f,
-                                                      const char *name, size_t len) {
-  for (uint32_t i = 0; i < f->format_count; i++)
-    if (strlen(f->formats[i].field) == len && strncmp(f->formats[i].field, name, len) == 0)
-      return &f->formats[i];
-  return NULL;
-}
-
 struct call_fields {
   const struct ctf_event_class *c;
   struct ctf_value *values; /* the decoded payload, or NULL when there is none */
@@ -352,7 +332,7 @@ static void print_field(FILE *out, const struct tracer_function_desc *f, struct 
   *first = false;
   char shown_name[256];
   snprintf(shown_name, sizeof shown_name, "%.*s", (int)len, name);
-  print_value(out, shown_name, &cf->values[i], format_named(f, name, len));
+  print_value(out, shown_name, &cf->values[i], backends_field_format(f, name, len));
   cf->shown[i] = true;
 }
 
@@ -391,7 +371,7 @@ static void print_call_line(FILE *out, const struct event_map *map, const struct
     if (slot->present_if >= 0 && (size_t)slot->present_if < n && slots[slot->present_if] == 0)
       fputs("NULL", out);
     else
-      print_slot(out, slot, slots[slot->index], format_named(f, slot->name, strlen(slot->name)));
+      print_slot(out, slot, slots[slot->index], backends_field_format(f, slot->name, strlen(slot->name)));
     if (!exit)
       print_contents_of(out, f, cf, slot->name, &first);
   }

@@ -41,3 +41,16 @@ void units_bandwidth(double bytes_per_second, char *buf, size_t size) {
   }
   snprintf(buf, size, "%.2f%s", v, names[unit]);
 }
+
+void units_json_string(FILE *out, const char *s) {
+  fputc('"', out);
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p == '"' || *p == '\\')
+      fprintf(out, "\\%c", *p);
+    else if (*p < 0x20)
+      fprintf(out, "\\u%04x", *p);
+    else
+      fputc(*p, out);
+  }
+  fputc('"', out);
+}
