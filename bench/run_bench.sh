@@ -307,6 +307,10 @@ done
 
 fi # analysis
 
+# Sections measured on other machines (the GPU machine's: bench/gpu/) are kept as they are.
+if [ "$quick" != "--quick" ] && [ -f "$results" ]; then
+  sed -n '/^## Measured on the GPU machine/,$p' "$results" >>"$report"
+fi
 cat "$report"
 if [ "$quick" != "--quick" ]; then
   cp "$report" "$results"

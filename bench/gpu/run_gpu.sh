@@ -156,15 +156,15 @@ NVCC_FLAGS=(-O2 -std=c++17 -cudart shared -gencode arch=compute_90,code=sm_90 -I
 step build_timing_app 180 "$NVCC" "${NVCC_FLAGS[@]}" -o "$TIMING_APP" tests/gpu/cuda_timing_app.cu
 step build_gpu_app 180 "$NVCC" "${NVCC_FLAGS[@]}" -o "$GPU_APP" tests/gpu/cuda_gpu_app.cu
 
-# ---- device times against the app's own CUDA events: default timing, then CUPTI
+# ---- device times against the app's own CUDA events: CUDA events, then CUPTI (the default)
 if [ -x "$TIMING_APP" ]; then
-  step acc_events 90 env -u TRACER_CUDA_TIMING APP_TIMES="$W/acc_app_events.json" \
+  step acc_events 90 env TRACER_CUDA_TIMING=events APP_TIMES="$W/acc_app_events.json" \
     tracer -b cuda,cudart -j -o "$W/acc_events.json" --trace-output "$T/acc_events" \
     -- "$TIMING_APP" accuracy
   rm -rf "$T/acc_events"
   step compare_events 30 python3 bench/gpu/compare_timing.py "$W/acc_app_events.json" \
     "$W/acc_events.json" --expect-timing events
-  result "device time vs the app's cudaEvents: TRACER_CUDA_TIMING unset (events)"
+  result "device time vs the app's cudaEvents: TRACER_CUDA_TIMING=events"
   step acc_cupti 90 env TRACER_CUDA_TIMING=cupti LD_LIBRARY_PATH="$CUPTI_LD" \
     APP_TIMES="$W/acc_app_cupti.json" \
     tracer -b cuda,cudart -j -o "$W/acc_cupti.json" --trace-output "$T/acc_cupti" \
@@ -184,7 +184,7 @@ fi
 
 # ---- the CUDA test program with known counts
 if [ -x "$GPU_APP" ]; then
-  step gpu_app_events 90 env -u TRACER_CUDA_TIMING APP_MANIFEST="$W/gpu_app_manifest.json" \
+  step gpu_app_events 90 env TRACER_CUDA_TIMING=events APP_MANIFEST="$W/gpu_app_manifest.json" \
     tracer -b cuda,cudart -j -o "$W/gpu_app_events.json" --trace-output "$T/gpu_app" -- "$GPU_APP"
   step gpu_app_text 60 tracer -r "$T/gpu_app" -o "$W/gpu_app_events.txt"
   rm -rf "$T/gpu_app"
