@@ -15,7 +15,6 @@ Exit status: 0 when every run gave a figure, 1 otherwise.
 """
 import argparse
 import os
-import shutil
 import statistics
 import sys
 
@@ -69,14 +68,8 @@ def main():
                     print(result.tail(), flush=True)
                 else:
                     figures[mode].append(ns)
-                if tally and args.keep and os.path.exists(tally):
-                    kept = os.path.join(args.keep, f"launch_{mode}_tally.txt")
-                    if not os.path.exists(kept):
-                        shutil.copyfile(tally, kept)
-                if trace_dir:
-                    folders.remove(trace_dir)
-                    if tally and os.path.exists(tally):
-                        os.remove(tally)
+                runs.keep_and_clean(folders, trace_dir, tally, args.keep,
+                                    f"launch_{mode}_tally.txt")
     except runs.Stopped:
         failures += 1
         print("stopped by SIGTERM", flush=True)

@@ -158,21 +158,18 @@ step build_gpu_app 180 "$NVCC" "${NVCC_FLAGS[@]}" -o "$GPU_APP" tests/gpu/cuda_g
 
 # ---- device times against the app's own CUDA events: CUDA events, then CUPTI (the default)
 if [ -x "$TIMING_APP" ]; then
-  step acc_events 90 env TRACER_CUDA_TIMING=events APP_TIMES="$W/acc_app_events.json" \
-    tracer -b cuda,cudart -j -o "$W/acc_events.json" --trace-output "$T/acc_events" \
-    -- "$TIMING_APP" accuracy
-  rm -rf "$T/acc_events"
-  step compare_events 30 python3 bench/gpu/compare_timing.py "$W/acc_app_events.json" \
-    "$W/acc_events.json" --expect-timing events
-  result "device time vs the app's cudaEvents: TRACER_CUDA_TIMING=events"
-  step acc_cupti 90 env TRACER_CUDA_TIMING=cupti LD_LIBRARY_PATH="$CUPTI_LD" \
-    APP_TIMES="$W/acc_app_cupti.json" \
-    tracer -b cuda,cudart -j -o "$W/acc_cupti.json" --trace-output "$T/acc_cupti" \
-    -- "$TIMING_APP" accuracy
-  rm -rf "$T/acc_cupti"
-  step compare_cupti 30 python3 bench/gpu/compare_timing.py "$W/acc_app_cupti.json" \
-    "$W/acc_cupti.json" --expect-timing cupti
-  result "device time vs the app's cudaEvents: TRACER_CUDA_TIMING=cupti"
+  for timing in events cupti; do
+    ld=${LD_LIBRARY_PATH:-}
+    [ "$timing" = cupti ] && ld=$CUPTI_LD
+    step "acc_$timing" 90 env TRACER_CUDA_TIMING=$timing LD_LIBRARY_PATH="$ld" \
+      APP_TIMES="$W/acc_app_$timing.json" \
+      tracer -b cuda,cudart -j -o "$W/acc_$timing.json" --trace-output "$T/acc_$timing" \
+      -- "$TIMING_APP" accuracy
+    rm -rf "$T/acc_$timing"
+    step "compare_$timing" 30 python3 bench/gpu/compare_timing.py "$W/acc_app_$timing.json" \
+      "$W/acc_$timing.json" --expect-timing "$timing"
+    result "device time vs the app's cudaEvents: TRACER_CUDA_TIMING=$timing"
+  done
 
   # ---- cost per launch: untraced, and traced with each timing path, interleaved
   step launch_cost 240 python3 bench/gpu/launch_cost.py --app "$TIMING_APP" --launches 20000 \

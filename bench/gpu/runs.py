@@ -96,6 +96,19 @@ class TraceFolders:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
+def keep_and_clean(folders, trace_dir, tally, keep_dir, kept_name):
+    """After one run: its tally kept as keep_dir/kept_name when none is there yet, then
+    its trace folder and tally removed (disk is small on the GPU machine)."""
+    if tally and keep_dir and os.path.exists(tally):
+        kept = os.path.join(keep_dir, kept_name)
+        if not os.path.exists(kept):
+            shutil.copyfile(tally, kept)
+    if trace_dir:
+        folders.remove(trace_dir)
+        if tally and os.path.exists(tally):
+            os.remove(tally)
+
+
 def traced(tracer, backends, tally_path, trace_dir, command):
     """command under the tracer, its text tally written to tally_path."""
     return [tracer, "-b", backends, "-o", tally_path, "--trace-output", trace_dir, "--"] + command

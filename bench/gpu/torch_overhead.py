@@ -18,7 +18,6 @@ Exit status: 0 when every run gave a step time, 1 otherwise.
 """
 import argparse
 import os
-import shutil
 import sys
 import time
 
@@ -97,14 +96,8 @@ def main():
                         print(result.tail(), flush=True)
                     else:
                         step_ms[(size, mode)].append(ms)
-                    if tally and args.keep and os.path.exists(tally):
-                        kept = os.path.join(args.keep, f"overhead_{size}_tally.txt")
-                        if not os.path.exists(kept):
-                            shutil.copyfile(tally, kept)
-                    if trace_dir:
-                        folders.remove(trace_dir)
-                        if os.path.exists(tally):
-                            os.remove(tally)
+                    runs.keep_and_clean(folders, trace_dir, tally, args.keep,
+                                        f"overhead_{size}_tally.txt")
             rounds_done += 1
             longest_round = max(longest_round, time.monotonic() - round_start)
     except runs.Stopped:
