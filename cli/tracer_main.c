@@ -23,9 +23,10 @@
 #include "fork_listener.h"
 #include "gaps.h"
 #include "job_folder.h"
+#include "job_report.h"
+#include "node_gather.h"
 #include "launch.h"
 #include "rank_env.h"
-#include "rank_spread.h"
 #include "run_record.h"
 #include "tracer_calibrate.h"
 #include "tracing_cost.h"
@@ -336,6 +337,33 @@ static int print_gaps(const struct ctf_trace *trace, const struct event_map *map
   return rc;
 }
 
+/* An MPI job's report from its per-node results (docs/multi-rank.md): the ranks
+ * expected (NULL: those whose folders the job has), waited for at most timeout_s. */
+static int analyse_job(const struct options *o, const char *job_dir, const long *ranks,
+                       size_t n, unsigned timeout_s) {
+  FILE *out = stdout;
+  if (o->output && !(out = fopen(o->output, "w"))) {
+    error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
+    return TRACER_EXIT_ANALYSIS;
+  }
+  struct job_report_request req = {job_dir, ranks, n, timeout_s, o->threads, o->json};
+  struct node_gather_report got;
+  int rc = job_report_print(&req, out, &got) ? TRACER_EXIT_ANALYSIS : 0;
+  if (got.from_events)
+    say(o, "ranks without a result%s, counted from their events: %s",
+        ranks ? " in time" : "", got.late);
+  if (got.missing_count)
+    say(o, "ranks with neither a result nor a trace: %s", got.missing);
+  if (rc)
+    error("Cannot report on the job in %s: no rank's result or trace could be read", job_dir);
+  if (out != stdout && fclose(out) != 0) {
+    error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
+    rc = TRACER_EXIT_ANALYSIS;
+  }
+  fflush(stdout);
+  return rc;
+}
+
 static int analyse(const struct options *o, const char *trace_dir) {
   struct run_record run;
   run_record_read(trace_dir, &run);
@@ -345,6 +373,8 @@ static int analyse(const struct options *o, const char *trace_dir) {
      * last events. */
     session_reap_stale();
   }
+  if (!o->text && !o->timeline && job_folder_is_job(trace_dir))
+    return analyse_job(o, trace_dir, NULL, 0, 0);
   struct ctf_trace *trace;
   struct ctf_error err;
   if (ctf_trace_open(trace_dir, &trace, &err) != CTF_OK) {
@@ -384,20 +414,10 @@ static int analyse(const struct options *o, const char *trace_dir) {
        * stream came after its last packet: the difference is reported unattributed. */
       if (run.discarded_events > tally.discarded)
         tally.discarded = run.discarded_events;
-      struct rank_spread *spread = NULL;
-      if (!o->json && job_folder_is_job(trace_dir))
-        spread = rank_spread_load(trace_dir, o->threads);
-      if (o->json) {
+      if (o->json)
         tally_print_json(&tally, trace_dir, &run, out);
-      } else if (spread) {
-        rank_spread_print_summary(spread, out);
-        tally_print_text(&tally, NULL, out);
-        fputc('\n', out);
-        rank_spread_print_tables(spread, out);
-      } else {
+      else
         tally_print_text(&tally, &run, out);
-      }
-      rank_spread_free(spread);
       if (!o->json && tally_has_device_work(&tally) && print_gaps(trace, &map, out))
         rc = TRACER_EXIT_ANALYSIS;
       if (tally.error) {
@@ -869,28 +889,35 @@ static int run_rank(const struct options *o, const struct rank_env *rank) {
   char folder[PATH_MAX];
   job_rank_folder(job_dir, rank->rank, folder, sizeof folder);
   mine.trace_output = folder;
+  /* Per-node results (cli/analysis/node_gather.h): each rank says where it runs, reduces
+   * its own trace when its app has ended, and the node's first rank merges the node's. */
+  node_gather_register(job_dir, rank->node, rank->rank, traced);
   int rc = traced ? run(&mine) : run_untraced(o);
+  const char *t = getenv("TRACER_JOB_TIMEOUT");
+  unsigned timeout = t && *t ? (unsigned)strtoul(t, NULL, 10) : 120;
+  if (rc != TRACER_EXIT_USAGE) {
+    if (traced && node_gather_rank(job_dir, rank->rank, 1))
+      say(o, "cannot write the result of rank %ld: %s", rank->rank, strerror(errno));
+    if (rank->local_rank <= 0 && node_gather_node(job_dir, rank->node, rank->local_size,
+                                                  timeout) < 0)
+      say(o, "cannot write the result of node %s: %s", rank->node, strerror(errno));
+  }
   if (rank->rank != 0 || rc == TRACER_EXIT_USAGE) {
     free(job_dir);
     return rc;
   }
-  /* Rank 0 reports for the job once every traced rank's trace is complete. */
+  /* Rank 0 reports for the job once every traced rank's result is there. */
   long *ranks = calloc(rank->size > 0 ? (size_t)rank->size : 1, sizeof *ranks);
   size_t n = 0;
   for (long r = 0; ranks && r < (rank->size > 0 ? rank->size : 1); r++)
     if (!o->traced_ranks || rank_list_has(o->traced_ranks, r, &bad))
       ranks[n++] = r;
-  const char *t = getenv("TRACER_JOB_TIMEOUT");
-  unsigned timeout = t && *t ? (unsigned)strtoul(t, NULL, 10) : 120;
-  char missing[1024];
-  if (job_wait_ranks(job_dir, ranks, n, timeout, missing, sizeof missing))
-    say(o, "ranks whose trace was not complete after %u s, reported as far as they got: %s",
-        timeout, missing);
-  free(ranks);
   mark_latest(job_dir);
   say(o, "job of %ld rank%s (%s), trace saved in %s", rank->size, rank->size == 1 ? "" : "s",
       rank->launcher, job_dir);
-  int arc = analyse(o, job_dir);
+  int arc = o->text || o->timeline ? analyse(o, job_dir)
+                                   : analyse_job(o, job_dir, ranks, n, timeout);
+  free(ranks);
   free(job_dir);
   return rc ? rc : arc;
 }

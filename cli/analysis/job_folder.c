@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "run_record.h"
 
@@ -58,14 +57,6 @@ bool job_folder_is_job(const char *dir) {
   return n > 0;
 }
 
-static bool finished(const char *job_dir, long rank) {
-  char folder[4096];
-  job_rank_folder(job_dir, rank, folder, sizeof folder);
-  struct run_record run;
-  run_record_read(folder, &run);
-  return run.present && run.exit_code >= 0;
-}
-
 bool job_folder_has_unfinished(const char *dir) {
   long *ranks;
   size_t n = job_folder_ranks(dir, &ranks);
@@ -79,28 +70,4 @@ bool job_folder_has_unfinished(const char *dir) {
   }
   free(ranks);
   return unfinished;
-}
-
-size_t job_wait_ranks(const char *job_dir, const long *ranks, size_t n, unsigned timeout_s,
-                      char *missing, size_t size) {
-  struct timespec start, now;
-  clock_gettime(CLOCK_MONOTONIC, &start);
-  size_t left;
-  for (;;) {
-    left = 0;
-    for (size_t i = 0; i < n; i++)
-      left += !finished(job_dir, ranks[i]);
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (!left || now.tv_sec - start.tv_sec >= (time_t)timeout_s)
-      break;
-    struct timespec nap = {0, 50 * 1000 * 1000};
-    nanosleep(&nap, NULL);
-  }
-  missing[0] = '\0';
-  for (size_t i = 0; i < n; i++)
-    if (!finished(job_dir, ranks[i])) {
-      size_t used = strlen(missing);
-      snprintf(missing + used, size - used, "%s%ld", used ? ", " : "", ranks[i]);
-    }
-  return left;
 }
