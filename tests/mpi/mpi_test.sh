@@ -1,9 +1,11 @@
 #!/bin/sh
 # MPI traced end to end (docs/multi-rank.md): a test program (mpi_app.c, or mpi_app.f90)
 # run under the real launcher at 1, 2 and 4 ranks with `LAUNCHER -n N tracer APP`. The
-# job's one report (JSON, written by rank 0) must count every call the ranks made and the
-# bytes they sent, as the program counted them itself, with one process per rank; with
-# --traced-ranks, only those ranks appear.
+# job's one report (JSON, written by rank 0 from the per-node results) must count every
+# call the ranks made and the bytes they sent, as the program counted them itself, with
+# one process per rank, and give the rank-to-rank matrix the ranks counted; with
+# --traced-ranks, only those ranks appear. `tracer -r` gives the same report from the
+# per-node results and from the events alone.
 # Usage: mpi_test.sh BACKEND TRACER APP LAUNCHER [LAUNCHER-OPTIONS...]
 set -eu
 # shellcheck source=../e2e/lib.sh
@@ -84,6 +86,23 @@ check_job() {
     fail "$name: the report differs from the ranks' own count:
 expected $(jq -c . "$tmp/$name.expected.json")
 got      $(jq -c . "$tmp/$name.actual.json")"
+  # The rank-to-rank matrix: what each rank sent or put to each peer.
+  # shellcheck disable=SC2086
+  jq -cs 'map(.rank as $r | (.sent // {}) | to_entries
+              | map({from: $r, to: (.key | tonumber), bytes: .value.bytes,
+                     messages: .value.messages}))
+          | add // [] | sort_by(.from, .to)' $files >"$tmp/$name.expected.matrix"
+  jq -c '.job.matrix | sort_by(.from, .to)' "$tmp/$name.json" >"$tmp/$name.actual.matrix"
+  cmp -s "$tmp/$name.expected.matrix" "$tmp/$name.actual.matrix" ||
+    fail "$name: the matrix differs from what the ranks sent:
+expected $(cat "$tmp/$name.expected.matrix")
+got      $(cat "$tmp/$name.actual.matrix")"
+  # Message sizes by bucket add up to each call's bytes (completions are not messages).
+  jq -e --arg b "$backend" '(.backends[] | select(.name == $b) | .host
+        | map(select((.bytes // 0) > 0 and .message != "complete") | {(.name): .bytes}) | add // {})
+      == (.job.message_sizes | map(select(.backend == $b)) | group_by(.name)
+          | map({(.[0].name): (map(.bytes) | add)}) | add // {})' "$tmp/$name.json" >/dev/null ||
+    fail "$name: the message sizes do not add up to the calls' bytes: $(jq -c .job.message_sizes "$tmp/$name.json")"
 }
 
 options=""
@@ -92,8 +111,11 @@ for n in 1 2 4; do
   ranks=$(seq 0 $((n - 1)))
   # shellcheck disable=SC2086
   check_job "ranks$n" $ranks
-  # Rank 0 alone printed the report.
+  # Rank 0 alone printed the report, from the node's result, not from the events.
   [ "$(grep -c 'job of' "$tmp/ranks$n.err" || true)" -le 1 ] || fail "ranks$n: more than one report"
+  jq -e '.job.nodes == 1 and .job.ranks_from_events == 0 and .job.ranks_missing == 0' \
+    "$tmp/ranks$n.json" >/dev/null ||
+    fail "ranks$n: not reported from one node's result: $(jq -c '.job | del(.matrix, .message_sizes)' "$tmp/ranks$n.json")"
 done
 
 # Only ranks 1 and 2 of 4 traced: the others ran untraced and are not in the report.
@@ -115,6 +137,21 @@ check_job traced 1 2
   fail "replay: $(cat "$tmp/replay.err")"
 for r in 0 1 2 3; do cp "$tmp/ranks4.manifest.$r" "$tmp/replay.manifest.$r"; done
 check_job replay 0 1 2 3
+# The text report from the per-node results, and from the events alone (no results): the
+# same, with the tables titled by the symbol group.
+"$tracer" -r "$tmp/ranks4.trace" -o "$tmp/results.txt" 2>"$tmp/results.err" ||
+  fail "replay from the results: $(cat "$tmp/results.err")"
+cp -R "$tmp/ranks4.trace/." "$tmp/events.trace"
+rm -rf "$tmp/events.trace/nodes" "$tmp/events.trace"/rank-*/tracer-result.txt
+"$tracer" -r "$tmp/events.trace" -o "$tmp/events.txt" 2>"$tmp/events.err" ||
+  fail "replay from the events: $(cat "$tmp/events.err")"
+grep -q "counted from their events: 0, 1, 2, 3" "$tmp/events.err" ||
+  fail "replay from the events: the events were not read: $(cat "$tmp/events.err")"
+cmp -s "$tmp/results.txt" "$tmp/events.txt" ||
+  fail "the report from the results differs from the one from the events:
+$(diff "$tmp/results.txt" "$tmp/events.txt" | head -20)"
+grep -q "^BACKEND_MPI | 1 Hostnames | 4 Processes | 4 Threads |" "$tmp/results.txt" ||
+  fail "no BACKEND_MPI table of 4 processes: $(head -12 "$tmp/results.txt")"
 # A rank that aborts the job (C program only, MPI_TEST_ABORT=1): the launcher stops every
 # rank; the job folder still gives a report that names the ranks whose end was not seen
 # or that failed, and counts what they recorded (MPI_Init on both).
