@@ -22,6 +22,7 @@
 #include "event_map.h"
 #include "fork_listener.h"
 #include "gaps.h"
+#include "daemon_orphans.h"
 #include "job_folder.h"
 #include "job_report.h"
 #include "node_gather.h"
@@ -337,6 +338,12 @@ static int print_gaps(const struct ctf_trace *trace, const struct event_map *map
   return rc;
 }
 
+static void free_strings(char **v) {
+  for (size_t i = 0; v && v[i]; i++)
+    free(v[i]);
+  free(v);
+}
+
 /* An MPI job's report from its per-node results (docs/multi-rank.md): the ranks
  * expected (NULL: those whose folders the job has), waited for at most timeout_s. */
 static int analyse_job(const struct options *o, const char *job_dir, const long *ranks,
@@ -368,10 +375,16 @@ static int analyse(const struct options *o, const char *trace_dir) {
   struct run_record run;
   run_record_read(trace_dir, &run);
   bool killed = (run.present && run.exit_code < 0) || job_folder_has_unfinished(trace_dir);
-  if (o->replay && killed && lttng_session_daemon_alive() == 1) {
+  if (o->replay && killed) {
     /* The tracer of this run (or of a rank) was killed: its session may still hold the
-     * last events. */
-    session_reap_stale();
+     * last events, in root's daemon or in the daemon private to its run. */
+    char **homes;
+    size_t n = job_folder_daemon_homes(trace_dir, &homes);
+    for (size_t i = 0; i < n; i++)
+      daemon_orphan_flush(homes[i]);
+    free_strings(homes);
+    if (lttng_session_daemon_alive() == 1)
+      session_reap_stale();
   }
   if (!o->text && !o->timeline && job_folder_is_job(trace_dir))
     return analyse_job(o, trace_dir, NULL, 0, 0);
@@ -488,12 +501,6 @@ static char **event_patterns(const struct options *o, char **backends, size_t n)
     free(copy);
   }
   return p;
-}
-
-static void free_strings(char **v) {
-  for (size_t i = 0; v && v[i]; i++)
-    free(v[i]);
-  free(v);
 }
 
 /* Backends of one symbol group (MPICH's and Open MPI's MPI_*) wrap the same function
@@ -744,6 +751,10 @@ static int run(const struct options *o) {
     size_t used = strlen(unseen.command);
     snprintf(unseen.command + used, sizeof unseen.command - used, "%s%s", a == o->app ? "" : " ",
              *a);
+  }
+  if (session_lttng_home(session)) {
+    snprintf(unseen.daemon_home, sizeof unseen.daemon_home, "%s", session_lttng_home(session));
+    gethostname(unseen.daemon_host, sizeof unseen.daemon_host - 1);
   }
   run_record_write(trace_dir, &unseen);
   struct launch_process *app = NULL;

@@ -22,4 +22,9 @@ size_t job_folder_ranks(const char *dir, long **ranks);
 /* True when the tracer of a rank in dir did not see its app end (it was killed). */
 bool job_folder_has_unfinished(const char *dir);
 
+/* The private daemons' homes (run_record.h) that the killed tracers of dir (a job folder,
+ * or one run's trace) left on this host, NULL-terminated, into *homes (owned by the
+ * caller, strings too). Returns how many. */
+size_t job_folder_daemon_homes(const char *dir, char ***homes);
+
 #endif

@@ -174,6 +174,61 @@ if [ "${MPI_TEST_ABORT:-0}" = 1 ]; then
     fail "abort: MPI_Init of both ranks not counted: $(cat "$tmp/abort.txt")"
 fi
 
+# A job killed mid-run, as a batch time limit kills it: every process of the job at once
+# (SIGKILL), while rank 1 hangs (C program only). The job folder still gives a report
+# that names the ranks whose end was not seen and counts what they recorded, rank 1's
+# last calls included: `tracer -r` flushes the sessions the killed tracers left, in
+# root's daemon or (as nobody) in the daemons private to each rank.
+# tree_of PID: it and every process under it (launchers put each rank in its own session).
+tree_of() {
+  ps -eo pid=,ppid= | awk -v root="$1" '{ parent[$1] = $2 }
+    END { found[root] = 1
+          do { more = 0
+               for (p in parent) if (!(p in found) && (parent[p] in found)) { found[p] = 1; more = 1 }
+          } while (more)
+          for (p in found) print p }'
+}
+kill_job() {
+  name=$1
+  shift
+  out=$tmp
+  [ -z "$as_user" ] || out="$tmp/home"
+  # shellcheck disable=SC2086
+  APP_HANG_RANK=1 APP_MANIFEST="$out/$name.manifest" $as_user "$@" -n 2 "$tracer" -q \
+    --trace-output "$out/$name.trace" "$app" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+  job=$!
+  tries=0
+  until [ -f "$out/$name.manifest.1" ]; do
+    tries=$((tries + 1))
+    # shellcheck disable=SC2046
+    [ "$tries" -lt 300 ] || { kill -KILL $(tree_of "$job"); fail "$name: rank 1 never got to its hang"; }
+    sleep 0.1
+  done
+  sleep 0.5
+  # shellcheck disable=SC2046
+  kill -KILL $(tree_of "$job") 2>/dev/null || true
+  wait "$job" 2>/dev/null || true
+  # shellcheck disable=SC2086
+  $as_user "$tracer" -r "$out/$name.trace" -o "$out/$name.txt" 2>"$tmp/$name.replay.err" ||
+    fail "$name: no report from the killed job's folder: $(cat "$tmp/$name.replay.err")"
+  grep -q "^Rank 1: the app's end was not seen" "$out/$name.txt" ||
+    fail "$name: the report does not name rank 1: $(head -5 "$out/$name.txt")"
+  grep -Eq "^MPI_Put +\|.*\| +2 \|" "$out/$name.txt" ||
+    fail "$name: the puts of both ranks are not counted (rank 1's session not flushed?): $(cat "$out/$name.txt")"
+}
+if [ "${MPI_TEST_ABORT:-0}" = 1 ]; then
+  kill_job killed "$@"
+  if [ -n "$nobody" ]; then
+    as_user="$nobody TMPDIR=$tmp/home"
+    kill_job killed_nobody "$@"
+    # The private daemons of the killed ranks were stopped by the replay.
+    if [ -n "$(ls -d "$tmp/home"/tracer-lttng-* 2>/dev/null)" ]; then
+      fail "killed_nobody: private session daemons left: $(ls -d "$tmp/home"/tracer-lttng-*)"
+    fi
+    as_user=""
+  fi
+fi
+
 echo "PASS: $e2e_name: $backend: 1, 2 and 4 ranks${nobody:+ (and 2 as nobody)}, --traced-ranks 1-2, replay:" \
   "$(jq -c '.calls | add' "$tmp/ranks4.expected.json") calls," \
   "$(jq -c '.bytes | add' "$tmp/ranks4.expected.json") bytes at 4 ranks"
