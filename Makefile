@@ -10,7 +10,7 @@ WERROR ?= ON
 CMAKE_FLAGS = -DCMAKE_INSTALL_PREFIX=$(PREFIX) -DTRACER_BACKENDS="$(backend)" \
               -DTRACER_SANITIZE="$(SANITIZE)" -DTRACER_WERROR=$(WERROR)
 
-.PHONY: all configure test bench models check-generated fuzz install deb clean help
+.PHONY: all configure test bench bench-mpi models check-generated fuzz install deb clean help
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -24,6 +24,10 @@ test: all
 # Recording overhead and analysis speed against baselines (bench/RESULTS.md).
 bench: all
 	bench/run_bench.sh $(BUILD)
+
+# Merging MPI jobs' per-node results, and the per-node reduction (bench/MPI_MERGE.md).
+bench-mpi: all
+	lttng-world bench/mpi_merge_bench.sh $(BUILD)
 
 # Regenerates every model from its spec and the installed headers.
 models: configure

@@ -55,7 +55,19 @@ bool job_folder_is_job(const char *dir) {
   long *ranks;
   size_t n = job_folder_ranks(dir, &ranks);
   free(ranks);
-  return n > 0;
+  if (n)
+    return true;
+  /* Per-node results alone (node_gather.h). */
+  char nodes[4096];
+  snprintf(nodes, sizeof nodes, "%s/nodes", dir);
+  DIR *d = opendir(nodes);
+  bool found = false;
+  struct dirent *e;
+  while (d && !found && (e = readdir(d)))
+    found = strlen(e->d_name) > 7 && strcmp(e->d_name + strlen(e->d_name) - 7, ".result") == 0;
+  if (d)
+    closedir(d);
+  return found;
 }
 
 bool job_folder_has_unfinished(const char *dir) {

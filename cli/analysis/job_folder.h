@@ -13,7 +13,7 @@
 /* The folder of rank in job_dir, into out. */
 void job_rank_folder(const char *job_dir, long rank, char *out, size_t size);
 
-/* True when dir holds at least one rank-N folder. */
+/* True when dir holds at least one rank-N folder, or per-node results (node_gather.h). */
 bool job_folder_is_job(const char *dir);
 
 /* The ranks whose folders dir holds, sorted, into *ranks (owned by the caller). */

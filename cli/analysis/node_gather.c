@@ -260,6 +260,46 @@ static void append_rank(char *list, size_t size, long rank) {
     snprintf(list + used, size - used, ", ...");
 }
 
+/* Without a list: the ranks whose folders the job has, and those its node results cover
+ * (a folder of results alone, as the bench makes, is a job too). */
+static size_t expected_ranks(const char *job_dir, long **out) {
+  long *ranks;
+  size_t n = job_folder_ranks(job_dir, &ranks), cap = n;
+  char dir[PATH_SIZE], path[PATH_SIZE * 2];
+  snprintf(dir, sizeof dir, "%s/" NODE_GATHER_FOLDER, job_dir);
+  DIR *d = opendir(dir);
+  struct dirent *ent;
+  while (d && (ent = readdir(d))) {
+    size_t len = strlen(ent->d_name);
+    if (len < 8 || strcmp(ent->d_name + len - 7, ".result") != 0)
+      continue;
+    snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
+    long *covered;
+    long count = result_file_ranks(path, &covered);
+    for (long i = 0; i < count; i++) {
+      if (n == cap) {
+        long *grown = realloc(ranks, (cap = cap ? 2 * cap : 64) * sizeof *grown);
+        if (!grown)
+          break;
+        ranks = grown;
+      }
+      ranks[n++] = covered[i];
+    }
+    free(covered);
+  }
+  if (d)
+    closedir(d);
+  /* Sorted, each rank once. */
+  if (n)
+    qsort(ranks, n, sizeof *ranks, by_long);
+  size_t unique = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!unique || ranks[i] != ranks[unique - 1])
+      ranks[unique++] = ranks[i];
+  *out = ranks;
+  return unique;
+}
+
 int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigned timeout_s,
                     unsigned threads, struct job_result *r, struct node_gather_report *report) {
   memset(report, 0, sizeof *report);
@@ -270,7 +310,7 @@ int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigne
       memcpy(e.ranks, expected, n * sizeof *expected);
     e.n = n;
   } else {
-    e.n = job_folder_ranks(job_dir, &e.ranks);
+    e.n = expected_ranks(job_dir, &e.ranks);
     timeout_s = 0;
   }
   e.how = calloc(e.n + 1, 1);
