@@ -27,7 +27,7 @@ bench: all
 
 # Merging MPI jobs' per-node results, and the per-node reduction (bench/MPI_MERGE.md).
 bench-mpi: all
-	lttng-world bench/mpi_merge_bench.sh $(BUILD)
+	bench/mpi_merge_bench.sh $(BUILD)
 
 # Regenerates every model from its spec and the installed headers.
 models: configure
@@ -59,6 +59,7 @@ help:
 	@echo "make [backend=NAME[,NAME]]  build apigen and the backends (default: all)"
 	@echo "make test                   build, then run the whole test suite"
 	@echo "make bench                  measure overhead and analysis speed (bench/RESULTS.md)"
+	@echo "make bench-mpi              merge MPI per-node results, per-node reduction (bench/MPI_MERGE.md)"
 	@echo "make models                 regenerate generated/*/model.yaml from api-specs/"
 	@echo "make check-generated        fail if generated/ is stale"
 	@echo "make fuzz [FUZZ_SECONDS=60] fuzz every reader of untrusted input (tests/fuzz/)"

@@ -17,13 +17,25 @@ static void write_spread(FILE *f, const struct job_spread *s) {
           (ull)s->sum, (ull)s->count);
 }
 
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static void write_backend(FILE *f, const struct job_result *r, size_t b) {
   const struct tally_backend *tb = &r->tally.backends[b];
   fprintf(f, "backend %s %llu %zu %zu %zu %zu", tb->desc->name, (ull)tb->events,
           tb->processes.len, tb->threads.len, tb->device_processes.len, tb->device_threads.len);
-  for (size_t k = 0; k < tb->hosts.cap; k++)
+  /* Hosts by name, sorted: the same file whatever order the results were merged in. */
+  const char **hosts = calloc(tb->hosts.len + 1, sizeof *hosts);
+  size_t n = 0;
+  for (size_t k = 0; hosts && k < tb->hosts.cap; k++)
     if (tb->hosts.slots[k])
-      fprintf(f, " %s", r->tally.hostnames[tb->hosts.slots[k] - 1]);
+      hosts[n++] = r->tally.hostnames[tb->hosts.slots[k] - 1];
+  if (n)
+    qsort(hosts, n, sizeof *hosts, by_name);
+  for (size_t k = 0; k < n; k++)
+    fprintf(f, " %s", hosts[k]);
+  free(hosts);
   fputs("\nshare", f);
   write_spread(f, &r->host_share[b]);
   write_spread(f, &r->device_share[b]);
