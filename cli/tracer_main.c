@@ -909,7 +909,7 @@ static int run_rank(const struct options *o, const struct rank_env *rank) {
   if (rc != TRACER_EXIT_USAGE) {
     if (traced && node_gather_rank(job_dir, rank->rank, 1))
       say(o, "cannot write the result of rank %ld: %s", rank->rank, strerror(errno));
-    if (rank->local_rank <= 0 && node_gather_node(job_dir, rank->node, rank->local_size,
+    if (rank->local_rank == 0 && node_gather_node(job_dir, rank->node, rank->local_size,
                                                   timeout) < 0)
       say(o, "cannot write the result of node %s: %s", rank->node, strerror(errno));
   }
