@@ -129,6 +129,9 @@ fi
 options="--traced-ranks 1-2"
 run_job traced 4 "$@"
 check_job traced 1 2
+# Rank 0, untraced, still led its node: one node result for ranks 1 and 2.
+jq -e '.job.nodes == 1 and .job.ranks == [1, 2]' "$tmp/traced.json" >/dev/null ||
+  fail "traced: not one node result for ranks 1 and 2: $(jq -c '.job | del(.matrix, .message_sizes)' "$tmp/traced.json")"
 [ ! -e "$tmp/traced.trace/rank-0" ] && [ ! -e "$tmp/traced.trace/rank-3" ] ||
   fail "traced: untraced ranks left a trace"
 
@@ -141,8 +144,16 @@ check_job replay 0 1 2 3
 # same, with the tables titled by the symbol group.
 "$tracer" -r "$tmp/ranks4.trace" -o "$tmp/results.txt" 2>"$tmp/results.err" ||
   fail "replay from the results: $(cat "$tmp/results.err")"
+# Without the node's result (its leader died): the same, from the ranks' own results.
 cp -R "$tmp/ranks4.trace/." "$tmp/events.trace"
-rm -rf "$tmp/events.trace/nodes" "$tmp/events.trace"/rank-*/tracer-result.txt
+rm -rf "$tmp/events.trace/nodes"
+"$tracer" -r "$tmp/events.trace" -o "$tmp/ranks.txt" 2>"$tmp/ranks.err" ||
+  fail "replay from the ranks' results: $(cat "$tmp/ranks.err")"
+"$tracer" -r "$tmp/events.trace" -j | jq -e '.job.nodes == 0 and .job.rank_results == 4' >/dev/null ||
+  fail "replay from the ranks' results: not read from them"
+cmp -s "$tmp/results.txt" "$tmp/ranks.txt" ||
+  fail "the report from the ranks' results differs: $(diff "$tmp/results.txt" "$tmp/ranks.txt" | head -20)"
+rm -rf "$tmp/events.trace"/rank-*/tracer-result.txt
 "$tracer" -r "$tmp/events.trace" -o "$tmp/events.txt" 2>"$tmp/events.err" ||
   fail "replay from the events: $(cat "$tmp/events.err")"
 grep -q "counted from their events: 0, 1, 2, 3" "$tmp/events.err" ||
