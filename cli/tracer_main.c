@@ -380,11 +380,11 @@ static int analyse(const struct options *o, const char *trace_dir) {
   if (o->replay && killed) {
     /* The tracer of this run (or of a rank) was killed: its session may still hold the
      * last events, in root's daemon or in the daemon private to its run. */
-    char **homes;
-    size_t n = job_folder_daemon_homes(trace_dir, &homes);
+    struct run_record *orphans;
+    size_t n = job_folder_orphans(trace_dir, &orphans);
     for (size_t i = 0; i < n; i++)
-      daemon_orphan_flush(homes[i]);
-    free_strings(homes);
+      daemon_orphan_flush(orphans[i].daemon_home, (pid_t)orphans[i].tracer_pid);
+    free(orphans);
     if (lttng_session_daemon_alive() == 1)
       session_reap_stale();
   }
@@ -516,7 +516,16 @@ static void pick_symbol_groups(const struct options *o, char **names, char **lib
     if (!d || !d->symbol_group[0])
       continue;
     if (!looked) {
-      linked = app_libraries(o->app[0]);
+      /* The group's libraries: the app's own list settles it without ldd when it can. */
+      const char *wanted[64];
+      size_t w = 0;
+      for (size_t k = 0; k < *n && w + 1 < sizeof wanted / sizeof *wanted; k++) {
+        const struct tracer_backend_desc *g = backends_find(names[k]);
+        if (g && g->symbol_group[0])
+          wanted[w++] = g->library;
+      }
+      wanted[w] = NULL;
+      linked = app_libraries_for(o->app[0], wanted);
       looked = true;
       /* Said under a launcher only: an app that is not an ELF program (a script) is
        * common outside MPI jobs, and the group's backends are then not its business. */
@@ -757,6 +766,7 @@ static int run(const struct options *o) {
   if (session_lttng_home(session)) {
     snprintf(unseen.daemon_home, sizeof unseen.daemon_home, "%s", session_lttng_home(session));
     gethostname(unseen.daemon_host, sizeof unseen.daemon_host - 1);
+    unseen.tracer_pid = (long)getpid();
   }
   run_record_write(trace_dir, &unseen);
   struct launch_process *app = NULL;

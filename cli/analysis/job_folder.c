@@ -85,37 +85,34 @@ bool job_folder_has_unfinished(const char *dir) {
   return unfinished;
 }
 
-static void add_home(const char *trace_dir, const char *host, char ***homes, size_t *n) {
+static void add_orphan(const char *trace_dir, const char *host, struct run_record **records,
+                       size_t *n) {
   struct run_record run;
   run_record_read(trace_dir, &run);
   if (!run.present || run.exit_code >= 0 || !run.daemon_home[0] ||
       strcmp(run.daemon_host, host) != 0)
     return;
-  char **grown = realloc(*homes, (*n + 2) * sizeof *grown);
+  struct run_record *grown = realloc(*records, (*n + 1) * sizeof *grown);
   if (!grown)
     return;
-  *homes = grown;
-  if (((*homes)[*n] = strdup(run.daemon_home)))
-    (*n)++;
-  (*homes)[*n] = NULL;
+  *records = grown;
+  (*records)[(*n)++] = run;
 }
 
-size_t job_folder_daemon_homes(const char *dir, char ***homes) {
+size_t job_folder_orphans(const char *dir, struct run_record **records) {
   char host[256] = "";
   gethostname(host, sizeof host - 1);
   size_t n = 0;
-  *homes = calloc(1, sizeof **homes);
-  if (!*homes)
-    return 0;
+  *records = NULL;
   long *ranks;
   size_t count = job_folder_ranks(dir, &ranks);
   for (size_t i = 0; i < count; i++) {
     char folder[4096];
     job_rank_folder(dir, ranks[i], folder, sizeof folder);
-    add_home(folder, host, homes, &n);
+    add_orphan(folder, host, records, &n);
   }
   free(ranks);
   if (!count)
-    add_home(dir, host, homes, &n);
+    add_orphan(dir, host, records, &n);
   return n;
 }

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "run_record.h"
+
 #define JOB_RANK_PREFIX "rank-"
 
 /* The folder of rank in job_dir, into out. */
@@ -22,9 +24,9 @@ size_t job_folder_ranks(const char *dir, long **ranks);
 /* True when the tracer of a rank in dir did not see its app end (it was killed). */
 bool job_folder_has_unfinished(const char *dir);
 
-/* The private daemons' homes (run_record.h) that the killed tracers of dir (a job folder,
- * or one run's trace) left on this host, NULL-terminated, into *homes (owned by the
- * caller, strings too). Returns how many. */
-size_t job_folder_daemon_homes(const char *dir, char ***homes);
+/* The run records of the runs in dir (a job folder, or one run's trace) whose tracers
+ * were killed on this host with a private daemon still named (run_record.h:
+ * daemon_home), into *records (owned by the caller). Returns how many. */
+size_t job_folder_orphans(const char *dir, struct run_record **records);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "job_folder.h"
 #include "result_file.h"
+#include "run_record.h"
 
 enum { PATH_SIZE = 4096 };
 
@@ -72,6 +73,13 @@ int node_gather_rank(const char *job_dir, long rank, unsigned threads) {
       rc = -1;
     if (rc == 0)
       rc = job_result_add_rank(&r, rank);
+    struct run_record run;
+    run_record_read(folder, &run);
+    if (rc == 0 && !run.clean) {
+      struct job_rank_status s = {rank, run.present && run.exit_code >= 0, ""};
+      snprintf(s.status, sizeof s.status, "%s", run.present ? run.status : "no run record");
+      rc = job_result_add_failed(&r, &s);
+    }
   }
   free(error);
   if (rc == 0)

@@ -34,14 +34,14 @@ static pid_t daemon_pid(const char *home) {
   return (pid_t)pid;
 }
 
-bool daemon_orphan_flush(const char *home) {
+bool daemon_orphan_flush(const char *home, pid_t tracer) {
   struct stat st;
   if (!home || !home[0] || stat(home, &st) != 0 || !S_ISDIR(st.st_mode) ||
-      st.st_uid != geteuid())
+      st.st_uid != geteuid() || (tracer > 0 && session_tracer_alive(tracer)))
     return false;
   char *saved = getenv("LTTNG_HOME") ? strdup(getenv("LTTNG_HOME")) : NULL;
   setenv("LTTNG_HOME", home, 1);
-  bool flushed = false;
+  bool flushed = true;
   if (lttng_session_daemon_alive() == 1) {
     session_reap_stale();
     struct lttng_session *sessions = NULL;
@@ -50,15 +50,17 @@ bool daemon_orphan_flush(const char *home) {
     flushed = left == 0;
     pid_t pid = flushed ? daemon_pid(home) : 0;
     if (pid > 0 && kill(pid, SIGTERM) == 0) {
-      /* Wait for it to go (2 s at most) before its folder is removed. */
-      for (int i = 0; i < 40 && kill(pid, 0) == 0; i++) {
+      /* Wait for it to go (10 s at most) before its folder is removed. */
+      for (int i = 0; i < 200 && session_tracer_alive(pid); i++) {
         struct timespec nap = {0, 50 * 1000 * 1000};
         nanosleep(&nap, NULL);
       }
-      if (kill(pid, 0) != 0)
-        nftw(home, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     }
+    if (pid > 0 && session_tracer_alive(pid))
+      flushed = false; /* still there: its folder stays */
   }
+  if (flushed)
+    nftw(home, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
   if (saved)
     setenv("LTTNG_HOME", saved, 1);
   else

@@ -12,9 +12,12 @@
 #define TRACER_DAEMON_ORPHANS_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 /* Flushes and stops the orphaned daemon whose LTTNG_HOME is home (a folder this user
- * owns). True when its sessions were flushed (or it had none left). */
-bool daemon_orphan_flush(const char *home);
+ * owns), which tracer (its pid) started; nothing while that tracer still runs. A home
+ * whose daemon is gone (the tracer was killed while it stopped it) is removed. True when
+ * nothing of the run is left in a daemon. */
+bool daemon_orphan_flush(const char *home, pid_t tracer);
 
 #endif

@@ -216,9 +216,19 @@ kill_job() {
     sleep 0.1
   done
   sleep 0.5
-  # shellcheck disable=SC2046
-  kill -KILL $(tree_of "$job") 2>/dev/null || true
+  killed=$(tree_of "$job")
+  # shellcheck disable=SC2086
+  kill -KILL $killed 2>/dev/null || true
   wait "$job" 2>/dev/null || true
+  # SIGKILL takes a moment: until every killed process is gone (or a zombie).
+  tries=0
+  for p in $killed; do
+    while [ -e "/proc/$p" ] && [ "$(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null)" != Z ] &&
+      [ "$tries" -lt 100 ]; do
+      tries=$((tries + 1))
+      sleep 0.05
+    done
+  done
   # shellcheck disable=SC2086
   $as_user "$tracer" -r "$out/$name.trace" -o "$out/$name.txt" 2>"$tmp/$name.replay.err" ||
     fail "$name: no report from the killed job's folder: $(cat "$tmp/$name.replay.err")"
