@@ -207,9 +207,11 @@ int job_result_add_size(struct job_result *r, const struct job_size_row *row) {
   size_t i = key_find(&r->index->sizes, key, NULL, NULL);
   if (i == (size_t)-1) {
     struct job_size_row *grown = realloc(r->sizes, (r->size_count + 1) * sizeof *grown);
-    if (!grown || key_put(&r->index->sizes, key, r->size_count))
+    if (!grown)
       return -1;
     r->sizes = grown;
+    if (key_put(&r->index->sizes, key, r->size_count))
+      return -1;
     i = r->size_count++;
     r->sizes[i] = *row;
     r->sizes[i].calls = r->sizes[i].bytes = 0;

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "id_set.h"
 #include "job_folder.h"
 #include "result_file.h"
 #include "run_record.h"
@@ -197,17 +198,18 @@ static long find(const struct expectation *e, long rank) {
 }
 
 struct node_files {
-  char **paths; /* the node results taken; owned */
+  char **paths;        /* the node results taken; owned */
   size_t n;
-  char **seen;  /* every node result looked at; owned */
-  size_t seen_n;
+  struct id_set seen;  /* every node result looked at, by its name's 64-bit hash */
 };
 
-static bool seen_before(const struct node_files *nf, const char *name) {
-  for (size_t i = 0; i < nf->seen_n; i++)
-    if (strcmp(nf->seen[i], name) == 0)
-      return true;
-  return false;
+/* True when name was looked at before; notes it otherwise. */
+static bool seen_before(struct node_files *nf, const char *name) {
+  uint64_t h = 1469598103934665603ull;
+  for (const char *c = name; *c; c++)
+    h = (h ^ (unsigned char)*c) * 1099511628211ull;
+  size_t before = nf->seen.len;
+  return id_set_add(&nf->seen, h) != 0 || nf->seen.len == before;
 }
 
 /* Takes the node results not looked at yet whose ranks are expected and not covered. */
@@ -222,15 +224,10 @@ static void scan_nodes(const char *job_dir, struct expectation *e, struct node_f
     size_t len = strlen(ent->d_name);
     if (len < 8 || strcmp(ent->d_name + len - 7, ".result") != 0 || seen_before(nf, ent->d_name))
       continue;
-    char **seen = realloc(nf->seen, (nf->seen_n + 1) * sizeof *seen);
     char **paths = realloc(nf->paths, (nf->n + 1) * sizeof *paths);
-    if (seen)
-      nf->seen = seen;
-    if (paths)
-      nf->paths = paths;
-    if (!seen || !paths || !(nf->seen[nf->seen_n] = strdup(ent->d_name)))
+    if (!paths)
       break;
-    nf->seen_n++;
+    nf->paths = paths;
     snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
     long *ranks;
     long count = result_file_ranks(path, &ranks);
@@ -416,10 +413,8 @@ int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigne
     job_result_sort(r);
   for (size_t i = 0; i < nf.n; i++)
     free(nf.paths[i]);
-  for (size_t i = 0; i < nf.seen_n; i++)
-    free(nf.seen[i]);
   free(nf.paths);
-  free(nf.seen);
+  id_set_free(&nf.seen);
   free(e.ranks);
   free(e.how);
   return rc;

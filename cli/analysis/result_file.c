@@ -251,9 +251,11 @@ static bool read_line(struct reader *rd, char *line) {
   }
   if (strcmp(word, "loss") == 0) {
     struct tally_loss *l = realloc(t->losses, (t->loss_count + 1) * sizeof *l);
-    if (!l || !numbers(&p, v, 1))
+    if (!l)
       return false;
     t->losses = l;
+    if (!numbers(&p, v, 1))
+      return false;
     l[t->loss_count].discarded = v[0];
     return (l[t->loss_count++].stream = strdup(rest(p))) != NULL;
   }
