@@ -340,12 +340,6 @@ static int print_gaps(const struct ctf_trace *trace, const struct event_map *map
   return rc;
 }
 
-static void free_strings(char **v) {
-  for (size_t i = 0; v && v[i]; i++)
-    free(v[i]);
-  free(v);
-}
-
 /* An MPI job's report from its per-node results (docs/multi-rank.md): the ranks
  * expected (NULL: those whose folders the job has), waited for at most timeout_s. */
 static int analyse_job(const struct options *o, const char *job_dir, const long *ranks,
@@ -503,6 +497,12 @@ static char **event_patterns(const struct options *o, char **backends, size_t n)
     free(copy);
   }
   return p;
+}
+
+static void free_strings(char **v) {
+  for (size_t i = 0; v && v[i]; i++)
+    free(v[i]);
+  free(v);
 }
 
 /* Backends of one symbol group (MPICH's and Open MPI's MPI_*) wrap the same function
